@@ -1,0 +1,296 @@
+"""What a played card captures from a floor, and whether the capture is a basra.
+
+A numeral of value v takes the largest set of floor numerals that splits into disjoint
+groups each summing to v (spec section 3). Floor cards of value v are always in it (a
+match can join any packing), cards above v never are, so the search runs only over the
+floor cards *below* v and is memoised by exactly that part of the floor. When several
+different largest sets exist, each is an option.
+
+>>> from basra.rules import make_rules
+>>> from basra.cards import CardSet, parse_card
+>>> table = CaptureTable(make_rules("egyptian"))
+>>> [str(CardSet(m)) for m in table.options(parse_card("7H"), CardSet.parse("7S 4H 3C 5D").mask)]
+['4H 3C 7S']
+>>> [str(CardSet(m)) for m in table.options(parse_card("9H"), CardSet.parse("7S 2H 4C 5D").mask)]
+['2H 4C 5D 7S']
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from .cards import JACK, NUMERALS, SEVEN_OF_DIAMONDS, iter_cards, rank_mask
+from .rules import Rules
+
+__all__ = ["CaptureTable", "best_packings", "packing_counts", "pip_total"]
+
+JACKS = rank_mask(JACK)
+
+MEMO_LIMIT = 200_000
+"""Entries a rank's option memo may hold before it is cleared (bounds memory)."""
+
+# Card kinds for dispatch (one per card under given rules).
+NUMERAL, JACK_KIND, COURT, SEVEN_SWEEP, SEVEN_SMALL = range(5)
+
+_VALUES = tuple((card >> 2) + 1 if card < 40 else 0 for card in range(52))
+_BELOW = tuple((1 << (4 * (v - 1))) - 1 if v >= 1 else 0 for v in range(11))
+"""Mask of the numeral cards of value below v, indexed by v."""
+
+
+def pip_total(mask: int) -> int:
+    """Sum of the pip values of the numerals in a set (court cards count 0)."""
+    total = 0
+    mask &= NUMERALS
+    while mask:
+        low = mask & -mask
+        total += _VALUES[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def _partitions(value: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to write ``value`` as a sum of smaller values, as counts per value 1..v-1."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(rest: int, largest: int, counts: list[int]) -> None:
+        if rest == 0:
+            found.append(tuple(counts))
+            return
+        for part in range(min(rest, largest), 0, -1):
+            counts[part - 1] += 1
+            walk(rest - part, part, counts)
+            counts[part - 1] -= 1
+
+    walk(value, value - 1, [0] * (value - 1))
+    return tuple(found)
+
+
+_PARTITIONS = tuple(_partitions(v) if v >= 2 else () for v in range(11))
+
+
+_COUNT_UNIT = tuple(1 << (3 * (card >> 2)) if card < 40 else 0 for card in range(52))
+"""Adding these over a set of numerals counts its cards of each value, 3 bits a value."""
+
+
+@lru_cache(maxsize=None)
+def packing_counts(value: int, counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The largest ways to pack groups summing to ``value`` from a multiset of smaller values.
+
+    ``counts[k]`` is how many cards of value ``k + 1`` there are; each answer says how many
+    of each value a largest packing uses. Pure, so memoised by its small arguments.
+
+    >>> packing_counts(8, (2, 0, 1, 0, 1, 1, 0))  # A A 3 5 6: 5+3 and 6+A+A
+    ((2, 0, 1, 0, 1, 1, 0),)
+    """
+    parts = [(p, sum(p)) for p in _PARTITIONS[value] if all(
+        need <= have for need, have in zip(p, counts, strict=True))]
+    memo: dict[tuple[int, tuple[int, ...]], tuple[int, frozenset[tuple[int, ...]]]] = {}
+
+    def best(i: int, rest: tuple[int, ...]) -> tuple[int, frozenset[tuple[int, ...]]]:
+        if i == len(parts):
+            return 0, frozenset((rest,))
+        known = memo.get((i, rest))
+        if known is not None:
+            return known
+        part, size = parts[i]
+        top, finals = -1, set()
+        copies = 0
+        current = rest
+        while True:
+            used, ends = best(i + 1, current)
+            used += copies * size
+            if used > top:
+                top, finals = used, set(ends)
+            elif used == top:
+                finals |= ends
+            current = tuple(r - p for r, p in zip(current, part, strict=True))
+            if min(current) < 0:
+                break
+            copies += 1
+        answer = top, frozenset(finals)
+        memo[(i, rest)] = answer
+        return answer
+
+    _, finals = best(0, counts)
+    return tuple(sorted(tuple(c - f for c, f in zip(counts, final, strict=True))
+                        for final in finals))
+
+
+@lru_cache(maxsize=None)
+def _packing_plan(value: int, count_key: int) -> tuple[tuple[int, ...], ...] | bool:
+    """:func:`packing_counts` by a packed count key; True: every card, False: none."""
+    counts = tuple((count_key >> (3 * k)) & 7 for k in range(value - 1))
+    plans = packing_counts(value, counts)
+    if plans == (counts,):
+        return True
+    if plans == ((0,) * (value - 1),):
+        return False
+    return plans
+
+
+def best_packings(value: int, cards: int) -> tuple[int, ...]:
+    """The largest unions of disjoint groups of ``cards`` that each sum to ``value``.
+
+    ``cards`` must hold only numerals below ``value``. Returns every distinct union of
+    maximal size (``(0,)`` when no group exists).
+
+    >>> from basra.cards import CardSet
+    >>> [str(CardSet(m)) for m in best_packings(7, CardSet.parse("5S 2H 2D 3C 4S").mask)]
+    ['2H 3C 4S 5S', '2D 3C 4S 5S']
+    """
+    key = 0
+    rest = cards
+    while rest:
+        low = rest & -rest
+        key += _COUNT_UNIT[low.bit_length() - 1]
+        rest ^= low
+    plan = _packing_plan(value, key)
+    if plan is True:
+        return (cards,)
+    if plan is False:
+        return (0,)
+    assert isinstance(plan, tuple)
+    options: list[int] = []
+    for used in plan:
+        partial = [0]
+        for k, take in enumerate(used):
+            if not take:
+                continue
+            pool = (cards >> (4 * k)) & 15
+            if take == pool.bit_count():
+                partial = [chosen | pool << (4 * k) for chosen in partial]
+            else:
+                picks = [sum(1 << (4 * k + c) for c in combo)
+                         for combo in combinations(iter_cards(pool), take)]
+                partial = [chosen | pick for chosen in partial for pick in picks]
+        options.extend(partial)
+    return tuple(sorted(options))
+
+
+class CaptureTable:
+    """Capture options and basra tests under one rules value, memoised by floor."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        seven = rules.seven_diamonds
+        kinds = []
+        for card in range(52):
+            rank = card >> 2
+            if card == SEVEN_OF_DIAMONDS and seven in ("sweep", "sweep_any"):
+                kinds.append(SEVEN_SWEEP)
+            elif card == SEVEN_OF_DIAMONDS and seven == "sweep_small":
+                kinds.append(SEVEN_SMALL)
+            elif rank < JACK:
+                kinds.append(NUMERAL)
+            elif rank == JACK:
+                kinds.append(JACK_KIND)
+            else:
+                kinds.append(COURT)
+        self.kinds = tuple(kinds)
+        self._packings: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(11))
+        # Fast lookup for the move generator: for each card, the part of the floor its
+        # options depend on and a memo of its options by that part. None marks the cards
+        # whose options depend on the whole floor (Jacks, the 7♦ when it sweeps).
+        self.key_masks = tuple(
+            (1 << (4 * (card >> 2) + 4)) - 1 if kinds[card] == NUMERAL
+            else rank_mask(card >> 2) if kinds[card] == COURT
+            else 0
+            for card in range(52)
+        )
+        by_rank: dict[int, dict[int, tuple[int, ...]]] = {}
+        self.memos: tuple[dict[int, tuple[int, ...]] | None, ...] = tuple(
+            by_rank.setdefault(card >> 2, {}) if kinds[card] in (NUMERAL, COURT) else None
+            for card in range(52)
+        )
+        """Per card (shared by a rank): its captures by the floor part, shifted (``<< 6``)."""
+        self.sweeps = tuple(kind in (JACK_KIND, SEVEN_SWEEP) for kind in kinds)
+        """Cards that take the whole floor whenever it is not empty."""
+        self.side_of = rules.side_of
+        self.clears = tuple(
+            rules.basra == "clear" and kind in (NUMERAL, COURT) for kind in kinds
+        )
+        """Cards whose capture is a basra exactly when it clears the floor."""
+        self.optional = rules.optional_capture
+        self.last_play_basra = rules.last_play_basra
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CaptureTable):
+            return self.rules == other.rules
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.rules)
+
+    def __repr__(self) -> str:
+        return f"CaptureTable({self.rules!r})"
+
+    def numeral_options(self, value: int, floor: int) -> tuple[int, ...]:
+        """Capture options of a numeral of ``value`` on ``floor`` (``()``: it trails)."""
+        matches = floor & rank_mask(value - 1)
+        if not self.rules.sums:
+            return (matches,) if matches else ()
+        below = floor & _BELOW[value]
+        cache = self._packings[value]
+        packings = cache.get(below)
+        if packings is None:
+            packings = cache[below] = best_packings(value, below)
+        if packings == (0,):
+            return (matches,) if matches else ()
+        return tuple(matches | packing for packing in packings)
+
+    def shifted_options(self, card: int, floor: int) -> tuple[int, ...]:
+        """:meth:`options` with each mask shifted into move position (``<< 6``).
+
+        Callers memoise the answer in ``memos[card]`` by ``floor & key_masks[card]``;
+        this also keeps those memos bounded by clearing one that has grown too large.
+        """
+        memo = self.memos[card]
+        if memo is not None and len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        return tuple(captured << 6 for captured in self.options(card, floor))
+
+    def options(self, card: int, floor: int) -> tuple[int, ...]:
+        """Every capture ``card`` can make on ``floor`` as masks; ``()`` when it trails.
+
+        With ``optional_capture`` a trail is allowed as well; that is for the move
+        generator to add, not part of this answer.
+        """
+        kind = self.kinds[card]
+        if kind == NUMERAL:
+            return self.numeral_options((card >> 2) + 1, floor)
+        if kind == JACK_KIND or kind == SEVEN_SWEEP:
+            return (floor,) if floor else ()
+        if kind == COURT:
+            same = floor & rank_mask(card >> 2)
+            return (same,) if same else ()
+        # SEVEN_SMALL: sweeps a floor whose pips add up to 10 or less, else a plain 7.
+        if floor and pip_total(floor) <= 10:
+            return (floor,)
+        return self.numeral_options(7, floor)
+
+    def is_basra(self, floor: int, card: int, captured: int) -> bool:
+        """Whether playing ``card`` on ``floor`` and capturing ``captured`` scores a basra.
+
+        It does not know whether this is the last play of the deal
+        (``last_play_basra``); the caller applies that.
+        """
+        if not captured:
+            return False
+        rules = self.rules
+        kind = self.kinds[card]
+        if kind == JACK_KIND:
+            count = floor.bit_count()
+            if rules.jack_basra == "lone" and count == 1:
+                return True
+            if rules.jack_basra == "lone_or_pair" and count <= 2:
+                return True
+            # Under the lone rule a Jack taking a lone Jack is a capture by rank.
+            return rules.basra == "lone" and count == 1 and bool(floor & JACKS)
+        if kind == SEVEN_SWEEP:
+            return not floor & ~NUMERALS and pip_total(floor) <= 10
+        if kind == SEVEN_SMALL and pip_total(floor) <= 10:
+            return True
+        if rules.basra == "clear":
+            return captured == floor
+        return captured == floor and floor.bit_count() == 1

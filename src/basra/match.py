@@ -1,0 +1,194 @@
+"""A match: deals in turn, dealer rotation, majority carry-over, target and tie rules.
+
+:class:`Match` is the mutable convenience wrapper around the pure deal functions: it keeps
+the history (layouts, plays, scores) that records and observations need.
+
+>>> import random
+>>> from basra.rules import make_rules
+>>> match = Match(make_rules("egyptian"), seed=3)
+>>> rng = random.Random(0)
+>>> while not match.is_over:
+...     _ = match.play(rng.choice(match.legal_moves()))
+>>> match.winner is not None and max(match.totals) >= match.target
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .rules import Rules
+from .state import (
+    DealScore,
+    DealState,
+    IllegalMoveError,
+    Layout,
+    apply,
+    check_layout,
+    deal_layout,
+    deal_score,
+    legal_moves,
+    play,
+    start_deal,
+)
+
+__all__ = ["DealHistory", "Match", "MatchOverError", "Play", "match_result"]
+
+
+class MatchOverError(IllegalMoveError):
+    """A play or a deal asked of a finished match."""
+
+
+class Play(NamedTuple):
+    """One play of a deal as the record writes it."""
+
+    seat: int
+    card: int
+    captured: int
+    """Mask of the floor cards taken (0 for a trail)."""
+    basra: bool
+
+
+@dataclass
+class DealHistory:
+    """A deal as it was dealt and played."""
+
+    layout: Layout
+    plays: list[Play] = field(default_factory=list)
+    leftover_seat: int = -1
+    leftover: int = 0
+    score: DealScore | None = None
+    """None while the deal is being played."""
+
+
+def match_result(rules: Rules, totals: tuple[int, ...] | list[int],
+                 target: int) -> tuple[int | None, int]:
+    """After a deal: (winning side or None, target for the next deal), spec section 7.
+
+    >>> from basra.rules import make_rules
+    >>> match_result(make_rules("egyptian"), [104, 110], 101)
+    (1, 101)
+    >>> match_result(make_rules("egyptian"), [110, 110], 101)
+    (None, 101)
+    >>> match_result(make_rules("three-player"), [52, 60, 20], 51)
+    (None, 61)
+    """
+    reached = [side for side, total in enumerate(totals) if total >= target]
+    if not reached:
+        return None, target
+    if rules.tie_rule == "raise":
+        if len(reached) == 1:
+            return reached[0], target
+        return None, target + rules.target_step
+    best = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == best]
+    return (leaders[0] if len(leaders) == 1 else None), target
+
+
+class Match:
+    """A match played deal by deal to the target.
+
+    With ``auto_deal`` (the default) the first deal is dealt at once and each next one
+    as the previous ends, from a ``random.Random(seed)`` used for nothing but dealing, so
+    the same seed gives the same deals. Without it, call :meth:`deal` with each layout
+    (as a replay does).
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None = None,
+        *,
+        variant: str = "egyptian",
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.variant = variant
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.first_dealer = (
+            self.rng.randrange(rules.players) if first_dealer is None else first_dealer
+        )
+        self.auto_deal = auto_deal
+        self.totals: list[int] = [0] * rules.sides
+        self.target = rules.target
+        self.carry = 0
+        """Majority prize held over from tied deals."""
+        self.deals: list[DealHistory] = []
+        self.winner: int | None = None
+        self._state: DealState | None = None
+        if auto_deal:
+            self.deal()
+
+    @property
+    def state(self) -> DealState:
+        """The state of the current (or last) deal."""
+        if self._state is None:
+            raise MatchOverError("no deal has been dealt yet")
+        return self._state
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def deal_in_progress(self) -> bool:
+        return self._state is not None and not self._state.is_over
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.deals)) % self.rules.players
+
+    def deal(self, layout: Layout | None = None) -> DealState:
+        """Start the next deal, shuffled from the match's generator or from ``layout``."""
+        if self.is_over:
+            raise MatchOverError("the match is over")
+        if self.deal_in_progress:
+            raise IllegalMoveError("the current deal is not finished")
+        if layout is None:
+            layout = deal_layout(self.rules, self.next_dealer, self.rng)
+        else:
+            check_layout(self.rules, layout)
+            if layout.dealer != self.next_dealer:
+                raise IllegalMoveError(
+                    f"the dealer of this deal is seat {self.next_dealer}, not {layout.dealer}"
+                )
+        self.deals.append(DealHistory(layout))
+        self._state = start_deal(self.rules, layout)
+        return self._state
+
+    def legal_moves(self) -> list[int]:
+        """The legal moves of the seat to play."""
+        return legal_moves(self.state) if self.deal_in_progress else []
+
+    def play(self, move: int, *, checked: bool = True) -> Play:
+        """Play a move for the seat to play; scores the deal and the match as they end."""
+        if self.is_over:
+            raise MatchOverError("the match is over")
+        before = self.state
+        after = play(before, move) if checked else apply(before, move)
+        side = self.rules.side_of[before.to_play]
+        made = Play(before.to_play, move & 63, move >> 6,
+                    after.basras[side] > before.basras[side])
+        self._state = after
+        history = self.deals[-1]
+        history.plays.append(made)
+        if after.is_over:
+            self._finish_deal(after, history)
+        return made
+
+    def _finish_deal(self, state: DealState, history: DealHistory) -> None:
+        if state.leftover:
+            history.leftover_seat = state.last_capturer
+            history.leftover = state.leftover
+        score = deal_score(state, self.carry)
+        history.score = score
+        self.carry = score.carry_out
+        for side, points in enumerate(score.total):
+            self.totals[side] += points
+        self.winner, self.target = match_result(self.rules, self.totals, self.target)
+        if self.winner is None and self.auto_deal:
+            self.deal()

@@ -1,0 +1,487 @@
+"""Rule options as one frozen dataclass, and the named presets of every variant.
+
+A :class:`Rules` value is complete: it holds every option of the rules (spec sections 2 to
+7), so a record or a table carries its rules alone. Presets are instances found by name;
+house rules are overrides applied with :func:`make_rules` (or ``dataclasses.replace``),
+checked on construction.
+
+>>> rules = make_rules("egyptian", players=4)
+>>> rules.partnership, rules.hand_size, rules.target
+(True, 4, 101)
+>>> make_rules("egyptian", overrides={"basra_points": "5"}).basra_points
+5
+>>> make_rules("six-card", players=3)
+Traceback (most recent call last):
+...
+basra.rules.RulesError: variant 'six-card' is played by 2 or 4 players, not 3
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .cards import (
+    CARD_NAMES,
+    RANK_NAMES,
+    InvalidCardError,
+    parse_card,
+    rank_mask,
+)
+
+__all__ = [
+    "BASRA_RULES",
+    "JACK_BASRA_RULES",
+    "MAJORITY_TIE_RULES",
+    "PRESETS",
+    "SEVEN_DIAMONDS_RULES",
+    "TIE_RULES",
+    "Preset",
+    "Rules",
+    "RulesError",
+    "make_rules",
+    "option_names",
+    "preset",
+]
+
+SEVEN_DIAMONDS_RULES = ("plain", "sweep", "sweep_small", "sweep_any")
+BASRA_RULES = ("clear", "lone")
+JACK_BASRA_RULES = ("never", "lone", "lone_or_pair")
+MAJORITY_TIE_RULES = ("none", "carry")
+TIE_RULES = ("highest", "raise")
+
+_STANDARD_POINTS = (("J", 1), ("A", 1), ("2C", 2), ("10D", 3))
+
+
+class RulesError(ValueError):
+    """Rule options that are unknown, malformed or impossible together."""
+
+
+def _card_spec(text: str) -> str:
+    """Canonical form of a card spec: a rank (``J``) or a card (``10D``)."""
+    word = text.strip().upper()
+    if word == "T":
+        word = "10"
+    if word == "1":
+        word = "A"
+    if word in RANK_NAMES:
+        return word
+    try:
+        return CARD_NAMES[parse_card(word)]
+    except InvalidCardError:
+        raise RulesError(
+            f"bad card spec {text!r}: expected a rank (J, A, ...) or a card (2C, 10D, ...)"
+        ) from None
+
+
+def spec_mask(spec: str) -> int:
+    """The cards a card spec names: a whole rank, or one card."""
+    if spec in RANK_NAMES:
+        return rank_mask(RANK_NAMES.index(spec))
+    return 1 << CARD_NAMES.index(spec)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of a Basra match (see the spec, sections 2 to 7).
+
+    The defaults are the two-player Egyptian game.
+    """
+
+    players: int = 2
+    """Number of seats, 2 to 4."""
+    partnership: bool = False
+    """Seats 0 & 2 and 1 & 3 score together (4 players only)."""
+    hand_size: int = 4
+    """Cards dealt to each seat per batch."""
+    floor_size: int = 4
+    """Cards dealt face up to the floor at the start of a deal."""
+    bury: tuple[str, ...] = ("J", "7D")
+    """Cards (ranks or single cards) that may not stay on the initial floor."""
+    sums: bool = True
+    """Numerals capture by summing as well as by matching."""
+    optional_capture: bool = False
+    """A card that could capture may be trailed instead."""
+    seven_diamonds: str = "sweep_small"
+    """What the 7♦ does: plain, sweep, sweep_small or sweep_any."""
+    basra: str = "clear"
+    """Which captures are basras: clear (the floor is cleared) or lone (a lone card by rank)."""
+    jack_basra: str = "lone"
+    """When a Jack scores a basra: never, lone (floor of one) or lone_or_pair."""
+    basra_points: int = 10
+    """Points per basra."""
+    last_play_basra: bool = True
+    """Whether the last play of a deal can score a basra."""
+    card_points: tuple[tuple[str, int], ...] = _STANDARD_POINTS
+    """Points per captured card: (rank or card, points); a card entry overrides its rank."""
+    majority_points: int = 30
+    """Prize for the side that captured strictly more cards than every other side."""
+    majority_tie: str = "none"
+    """On a tie for most cards: none (nobody scores) or carry (the prize is held over)."""
+    target: int = 101
+    """Score that ends the match."""
+    tie_rule: str = "highest"
+    """highest (the highest total at or over the target wins) or raise (the target rises)."""
+    target_step: int = 10
+    """How far the target rises under tie_rule = raise."""
+
+    def __post_init__(self) -> None:
+        def need(ok: bool, message: str) -> None:
+            if not ok:
+                raise RulesError(message)
+
+        for name in ("players", "hand_size", "floor_size", "basra_points", "majority_points",
+                     "target", "target_step"):
+            value = getattr(self, name)
+            need(isinstance(value, int) and not isinstance(value, bool),
+                 f"option {name} must be a whole number, not {value!r}")
+        for name in ("partnership", "sums", "optional_capture", "last_play_basra"):
+            value = getattr(self, name)
+            need(isinstance(value, bool), f"option {name} must be true or false, not {value!r}")
+        for name, allowed in (
+            ("seven_diamonds", SEVEN_DIAMONDS_RULES),
+            ("basra", BASRA_RULES),
+            ("jack_basra", JACK_BASRA_RULES),
+            ("majority_tie", MAJORITY_TIE_RULES),
+            ("tie_rule", TIE_RULES),
+        ):
+            value = getattr(self, name)
+            need(value in allowed,
+                 f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
+        need(2 <= self.players <= 4, f"players must be 2, 3 or 4, not {self.players}")
+        need(not self.partnership or self.players == 4,
+             f"partnerships need 4 players, not {self.players}")
+        need(self.hand_size >= 1, f"hand_size must be at least 1, not {self.hand_size}")
+        need(self.floor_size >= 0, f"floor_size must be 0 or more, not {self.floor_size}")
+        batch = self.players * self.hand_size
+        stock = 52 - self.floor_size
+        need(
+            stock >= batch and stock % batch == 0,
+            f"hand_size {self.hand_size} with {self.players} players does not divide the "
+            f"{stock} cards after the floor into whole batches ({stock} / {batch} is not whole)",
+        )
+        for name in ("basra_points", "majority_points", "target_step"):
+            need(getattr(self, name) >= 0, f"option {name} must be 0 or more")
+        need(self.target >= 1, f"target must be at least 1, not {self.target}")
+        need(isinstance(self.bury, tuple) and all(isinstance(s, str) for s in self.bury),
+             f"option bury must be a tuple of card specs, not {self.bury!r}")
+        for spec in self.bury:
+            need(_card_spec(spec) == spec, f"bury spec {spec!r} is not canonical")
+        need(
+            not self.bury_mask or stock - batch > self.bury_mask.bit_count(),
+            f"burying {', '.join(self.bury)} needs more stock than {stock - batch} cards "
+            "left after the first batch",
+        )
+        need(isinstance(self.card_points, tuple), "option card_points must be a tuple of pairs")
+        for pair in self.card_points:
+            need(isinstance(pair, tuple) and len(pair) == 2,
+                 f"card_points entry {pair!r} is not a (card, points) pair")
+            spec, points = pair
+            need(isinstance(spec, str) and _card_spec(spec) == spec,
+                 f"card_points spec {spec!r} is not canonical")
+            need(isinstance(points, int) and not isinstance(points, bool) and points >= 0,
+                 f"card_points for {spec} must be a whole number of 0 or more, not {points!r}")
+        specs = [spec for spec, _ in self.card_points]
+        need(len(set(specs)) == len(specs), "card_points names a card twice")
+
+    # Derived tables (computed once per rules value).
+
+    @cached_property
+    def sides(self) -> int:
+        """Number of sides that score: 2 in partnership games, else one per seat."""
+        return 2 if self.partnership else self.players
+
+    @cached_property
+    def side_of(self) -> tuple[int, ...]:
+        """The side of each seat."""
+        return tuple(seat % self.sides for seat in range(self.players))
+
+    @cached_property
+    def bury_mask(self) -> int:
+        """The cards that may not stay on the initial floor."""
+        mask = 0
+        for spec in self.bury:
+            mask |= spec_mask(spec)
+        return mask
+
+    @cached_property
+    def points_of(self) -> tuple[int, ...]:
+        """Points of each card, indexed by card."""
+        table = [0] * 52
+        # Rank entries first, then single cards, so a card entry overrides its rank.
+        ranks_first = sorted(self.card_points, key=lambda pair: pair[0] not in RANK_NAMES)
+        for spec, points in ranks_first:
+            mask = spec_mask(spec)
+            for card in range(52):
+                if mask >> card & 1:
+                    table[card] = points
+        return tuple(table)
+
+    @cached_property
+    def point_masks(self) -> tuple[tuple[int, int], ...]:
+        """(points, mask of cards worth that) for every non-zero point value."""
+        by_points: dict[int, int] = {}
+        for card, points in enumerate(self.points_of):
+            if points:
+                by_points[points] = by_points.get(points, 0) | 1 << card
+        return tuple(sorted(by_points.items()))
+
+    def card_points_of(self, mask: int) -> int:
+        """Total card points of a set of cards."""
+        return sum(points * (mask & cards).bit_count() for points, cards in self.point_masks)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as JSON-ready values (the record's ``rules`` object)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "bury":
+                value = list(value)
+            elif f.name == "card_points":
+                value = dict(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> Rules:
+        """Rules from a mapping of JSON values (as :meth:`to_dict` writes).
+
+        Options left out take their default; an unknown option is an error.
+        """
+        return _with_values(cls(), options)
+
+
+def option_names() -> list[str]:
+    """The names of every rule option, in order."""
+    return [f.name for f in dataclasses.fields(Rules)]
+
+
+def _parse_bool(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+    raise RulesError(f"option {name} must be true or false, not {value!r}")
+
+
+def _parse_int(name: str, value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise RulesError(f"option {name} must be a whole number, not {value!r}")
+
+
+def _parse_bury(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        words = value.replace(",", " ").split()
+        if [w.lower() for w in words] in ([], ["none"]):
+            return ()
+    elif isinstance(value, list | tuple):
+        words = [str(w) for w in value]
+    else:
+        raise RulesError(f"option bury must be a list of cards or ranks, not {value!r}")
+    return tuple(_card_spec(word) for word in words)
+
+
+def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
+    pairs: list[tuple[str, object]]
+    if isinstance(value, Mapping):
+        pairs = [(str(k), v) for k, v in value.items()]
+    elif isinstance(value, str):
+        pairs = []
+        for item in value.replace(",", " ").split():
+            spec, sep, points = item.partition(":")
+            if not sep:
+                spec, sep, points = item.partition("=")
+            if not sep:
+                raise RulesError(
+                    f"bad card_points entry {item!r}: expected CARD:POINTS such as J:1 or 10D:3"
+                )
+            pairs.append((spec, points))
+        if value.strip().lower() == "none":
+            pairs = []
+    elif isinstance(value, list | tuple):
+        pairs = [(str(p[0]), p[1]) for p in value]
+    else:
+        raise RulesError(f"option card_points must map cards to points, not {value!r}")
+    return tuple((_card_spec(spec), _parse_int(f"card_points[{spec}]", pts))
+                 for spec, pts in pairs)
+
+
+_CHOICES = {
+    "seven_diamonds": SEVEN_DIAMONDS_RULES,
+    "basra": BASRA_RULES,
+    "jack_basra": JACK_BASRA_RULES,
+    "majority_tie": MAJORITY_TIE_RULES,
+    "tie_rule": TIE_RULES,
+}
+
+
+def _parse_option(name: str, value: object) -> object:
+    default = getattr(Rules(), name)
+    if name == "bury":
+        return _parse_bury(value)
+    if name == "card_points":
+        return _parse_card_points(value)
+    if isinstance(default, bool):
+        return _parse_bool(name, value)
+    if isinstance(default, int):
+        return _parse_int(name, value)
+    text = str(value).strip().lower().replace("-", "_")
+    if text not in _CHOICES[name]:
+        raise RulesError(
+            f"option {name} must be one of {', '.join(_CHOICES[name])}, not {value!r}"
+        )
+    return text
+
+
+def _with_values(base: Rules, options: Mapping[str, Any]) -> Rules:
+    known = option_names()
+    changes: dict[str, Any] = {}
+    for raw_name, value in options.items():
+        name = raw_name.strip().replace("-", "_")
+        if name not in known:
+            raise RulesError(
+                f"unknown rule option {raw_name!r}; the options are: {', '.join(known)}"
+            )
+        changes[name] = _parse_option(name, value)
+    return dataclasses.replace(base, **changes)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named variant: its rules, the player counts it is played with, its source."""
+
+    name: str
+    description: str
+    rules: Rules
+    players: tuple[int, ...]
+    partnership_players: tuple[int, ...] = ()
+    """Player counts that play in partnerships by default."""
+    aliases: tuple[str, ...] = field(default=())
+
+    def rules_for(self, players: int | None = None) -> Rules:
+        """The preset's rules for a player count (its first count by default)."""
+        count = self.players[0] if players is None else players
+        if count not in self.players:
+            allowed = " or ".join(str(n) for n in self.players)
+            raise RulesError(
+                f"variant {self.name!r} is played by {allowed} players, not {count}"
+            )
+        return dataclasses.replace(
+            self.rules, players=count, partnership=count in self.partnership_players
+        )
+
+
+_EGYPTIAN = Rules()
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "jawaker",
+            "two-player online rules: 7♦ sweeps, majority ties carry over, 121 points",
+            dataclasses.replace(
+                _EGYPTIAN, jack_basra="never", seven_diamonds="sweep", majority_tie="carry",
+                target=121,
+            ),
+            (2,),
+        ),
+        Preset(
+            "egyptian",
+            "the common Egyptian game: Jack basra on a lone card, 7♦ sweeps a small floor",
+            _EGYPTIAN,
+            (2, 3, 4),
+            (4,),
+        ),
+        Preset(
+            "lebanese",
+            "basra only by capturing a lone card by rank; the 7♦ is a plain 7",
+            dataclasses.replace(
+                _EGYPTIAN, bury=("J",), jack_basra="never", seven_diamonds="plain",
+                basra="lone",
+            ),
+            (2, 3, 4),
+            (4,),
+        ),
+        Preset(
+            "iraqi",
+            "Egyptian play with 5-point basras and a 6-point 10♦",
+            dataclasses.replace(
+                _EGYPTIAN, basra_points=5,
+                card_points=(("J", 1), ("A", 1), ("2C", 2), ("10D", 6)),
+            ),
+            (2, 3, 4),
+            (4,),
+        ),
+        Preset(
+            "six-card",
+            "children's rules: six-card hands, no burying, no 7♦ power, 3-point majority",
+            dataclasses.replace(
+                _EGYPTIAN, hand_size=6, bury=(), jack_basra="never", seven_diamonds="plain",
+                basra="lone", majority_points=3,
+            ),
+            (2, 4),
+            (4,),
+        ),
+        Preset(
+            "three-player",
+            "three players with eight-card hands to 51, the target rises on a tie",
+            dataclasses.replace(
+                _EGYPTIAN, players=3, hand_size=8, bury=("J", "10D"), jack_basra="never",
+                seven_diamonds="plain", basra_points=5, majority_points=3, target=51,
+                tie_rule="raise",
+            ),
+            (3,),
+        ),
+        Preset(
+            "classic",
+            "long-form rules: 7♦ worth 3 and sweeping, majority ties carry over",
+            dataclasses.replace(
+                _EGYPTIAN, jack_basra="never", seven_diamonds="sweep_any", majority_tie="carry",
+                card_points=(("J", 1), ("A", 1), ("2C", 2), ("7D", 3)),
+            ),
+            (2, 3, 4),
+        ),
+    )
+}
+
+
+def preset(name: str) -> Preset:
+    """The preset of that name (case and ``_``/``-`` insensitive)."""
+    key = name.strip().lower().replace("_", "-")
+    found = PRESETS.get(key) or PRESETS.get(key.replace("-", ""))
+    if found is None:
+        raise RulesError(f"unknown variant {name!r}; the variants are: {', '.join(PRESETS)}")
+    return found
+
+
+def make_rules(
+    variant: str = "egyptian",
+    players: int | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Rules:
+    """The rules of a preset for a player count, with house-rule overrides.
+
+    Override values may be text (``"5"``, ``"true"``, ``"J,7D"``, ``"J:1,10D:3"``) or the
+    JSON values a record holds. ``players`` cannot be overridden: pass it as the argument.
+    """
+    overrides = dict(overrides or {})
+    if "players" in overrides:
+        count = _parse_int("players", overrides.pop("players"))
+        if players is not None and count != players:
+            raise RulesError(f"players given twice: {players} and {count}")
+        players = count
+    base = preset(variant).rules_for(players)
+    return _with_values(base, overrides)
