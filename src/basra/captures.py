@@ -10,7 +10,7 @@ different largest sets exist, each is an option.
 >>> from basra.cards import CardSet, parse_card
 >>> table = CaptureTable(make_rules("egyptian"))
 >>> [str(CardSet(m)) for m in table.options(parse_card("7H"), CardSet.parse("7S 4H 3C 5D").mask)]
-['4H 3C 7S']
+['3C 4H 7S']
 >>> [str(CardSet(m)) for m in table.options(parse_card("9H"), CardSet.parse("7S 2H 4C 5D").mask)]
 ['2H 4C 5D 7S']
 """

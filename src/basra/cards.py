@@ -18,7 +18,7 @@ wraps one for display and iteration.
 >>> card_name(38)
 '10D'
 >>> CardSet.parse("7S 4H 3C")
-CardSet.parse('4H 3C 7S')
+CardSet.parse('3C 4H 7S')
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ class CardSet:
 
     >>> floor = CardSet.parse("7S 4H 3C 5D")
     >>> len(floor), 24 in floor, str(floor)
-    (4, True, '4H 3C 5D 7S')
+    (4, True, '3C 4H 5D 7S')
     """
 
     __slots__ = ("mask",)

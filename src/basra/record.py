@@ -1,0 +1,266 @@
+"""Game records in the ``basra-record/1`` format: write, read, replay and validate.
+
+A record is a JSON document holding a whole match (see ``docs/record.md``). Replaying
+one checks every play against the rules and every score against the plays; a broken
+record raises :class:`RecordError` naming the deal, the play and the reason.
+
+>>> import random
+>>> from basra.match import Match
+>>> from basra.rules import make_rules
+>>> match = Match(make_rules("jawaker"), seed=5, variant="jawaker")
+>>> rng = random.Random(5)
+>>> while not match.is_over:
+...     _ = match.play(rng.choice(match.legal_moves()))
+>>> record = match_record(match, [Player("Amira", "human"), Player("greedy", "bot")])
+>>> replay(record).totals == match.totals
+True
+>>> broken = json.loads(dumps(record))
+>>> broken["deals"][0]["plays"][3]["basra"] = not broken["deals"][0]["plays"][3]["basra"]
+>>> replay(broken)
+Traceback (most recent call last):
+...
+basra.record.RecordError: deal 1, play 4: ...
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from .cards import CARD_NAMES, iter_cards, parse_card
+from .match import DealHistory, Match
+from .rules import Rules, RulesError
+from .state import DealScore, Layout, make_move
+
+__all__ = ["FORMAT", "Player", "RecordError", "dumps", "loads", "match_record", "replay"]
+
+FORMAT = "basra-record/1"
+
+_SCORE_KEYS = ("cards", "basras", "majority", "card_points", "basra_points", "total")
+
+
+class RecordError(ValueError):
+    """A record that is malformed or breaks the rules; the message says where and why."""
+
+
+class Player(NamedTuple):
+    """A seat's entry in a record."""
+
+    name: str
+    kind: str = "bot"
+    """``human`` or ``bot``."""
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[c] for c in iter_cards(mask)]
+
+
+def _score_dict(score: DealScore) -> dict[str, Any]:
+    out: dict[str, Any] = {key: list(getattr(score, key)) for key in _SCORE_KEYS}
+    out["carry_in"] = score.carry_in
+    out["carry_out"] = score.carry_out
+    return out
+
+
+def _deal_dict(deal: DealHistory) -> dict[str, Any]:
+    layout = deal.layout
+    out: dict[str, Any] = {
+        "dealer": layout.dealer,
+        "floor": [CARD_NAMES[c] for c in layout.floor],
+        "hands": [[CARD_NAMES[c] for c in hand] for hand in layout.hands],
+        "stock": [CARD_NAMES[c] for c in layout.stock],
+        "plays": [
+            {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": _names(p.captured),
+             "basra": p.basra}
+            for p in deal.plays
+        ],
+    }
+    if deal.score is not None:
+        out["leftover"] = (
+            {"seat": deal.leftover_seat, "cards": _names(deal.leftover)} if deal.leftover
+            else None
+        )
+        out["score"] = _score_dict(deal.score)
+    return out
+
+
+def match_record(match: Match, players: Sequence[Player]) -> dict[str, Any]:
+    """The record of a match, finished or not (an unfinished one has no ``result``)."""
+    if len(players) != match.rules.players:
+        raise ValueError(f"{len(players)} players named for {match.rules.players} seats")
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": match.variant,
+        "rules": match.rules.to_dict(),
+        "players": [{"name": p.name, "kind": p.kind} for p in players],
+    }
+    if match.seed is not None:
+        record["seed"] = match.seed
+    record["deals"] = [_deal_dict(deal) for deal in match.deals]
+    if match.winner is not None:
+        record["result"] = {"totals": list(match.totals), "winner": match.winner,
+                            "target": match.target}
+    return record
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """The record as JSON text (one deal's cards per line stay readable with indent)."""
+    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+
+def loads(text: str) -> dict[str, Any]:
+    """Parse record JSON; raises :class:`RecordError` if it is not a JSON object."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error}") from None
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    return record
+
+
+# Replay
+
+
+def _get(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: expected an object")
+    if key not in obj:
+        raise RecordError(f"{where}: missing {key!r}")
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise RecordError(f"{where}: {key!r} must be {names}, not {value!r}")
+    return value
+
+
+def _cards(values: Any, where: str) -> list[int]:
+    if not isinstance(values, list):
+        raise RecordError(f"{where}: expected a list of cards, not {values!r}")
+    try:
+        return [parse_card(v) if isinstance(v, str) else parse_card(repr(v)) for v in values]
+    except ValueError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def _mask(cards: list[int], where: str) -> int:
+    mask = 0
+    for card in cards:
+        if mask >> card & 1:
+            raise RecordError(f"{where}: card {CARD_NAMES[card]} listed twice")
+        mask |= 1 << card
+    return mask
+
+
+def replay(record: dict[str, Any]) -> Match:
+    """Replay a record, checking every play, score and the result; the replayed match.
+
+    Raises :class:`RecordError` at the first thing that breaks the format or the rules.
+    """
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+    try:
+        rules = Rules.from_dict(_get(record, "rules", dict, "record"))
+    except RulesError as error:
+        raise RecordError(f"rules: {error}") from None
+    variant = record.get("variant", "custom")
+    players = _get(record, "players", list, "record")
+    if len(players) != rules.players:
+        raise RecordError(f"players: {len(players)} listed for {rules.players} seats")
+    for seat, player in enumerate(players):
+        _get(player, "name", str, f"player {seat}")
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"seed must be a whole number, not {seed!r}")
+    deals = _get(record, "deals", list, "record")
+    if not deals:
+        raise RecordError("the record has no deals")
+    first_dealer = _get(deals[0], "dealer", int, "deal 1")
+    if not 0 <= first_dealer < rules.players:
+        raise RecordError(f"deal 1: dealer {first_dealer} is not a seat")
+    match = Match(rules, seed, variant=str(variant), first_dealer=first_dealer, auto_deal=False)
+    for index, deal in enumerate(deals, 1):
+        _replay_deal(match, deal, index, is_last=index == len(deals))
+    result = record.get("result")
+    if result is None:
+        if match.is_over:
+            raise RecordError("the match is over but the record has no result")
+        return match
+    where = "result"
+    if not match.is_over:
+        raise RecordError("result: the record has a result but the match is not over")
+    totals = _get(result, "totals", list, where)
+    if totals != match.totals:
+        raise RecordError(f"result: totals {totals} do not match the deals' {match.totals}")
+    if _get(result, "winner", int, where) != match.winner:
+        raise RecordError(f"result: winner {result['winner']} should be side {match.winner}")
+    if _get(result, "target", int, where) != match.target:
+        raise RecordError(f"result: target {result['target']} should be {match.target}")
+    return match
+
+
+def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
+    where = f"deal {index}"
+    if match.is_over:
+        raise RecordError(f"{where}: the match was already over")
+    dealer = _get(deal, "dealer", int, where)
+    floor = _cards(_get(deal, "floor", list, where), f"{where} floor")
+    hands = [_cards(hand, f"{where} hands") for hand in _get(deal, "hands", list, where)]
+    stock = _cards(_get(deal, "stock", list, where), f"{where} stock")
+    layout = Layout(dealer, tuple(floor), tuple(map(tuple, hands)), tuple(stock))
+    try:
+        match.deal(layout)
+    except ValueError as error:
+        raise RecordError(f"{where}: {error}") from None
+    plays = _get(deal, "plays", list, where)
+    for number, entry in enumerate(plays, 1):
+        here = f"{where}, play {number}"
+        if not match.deal_in_progress:
+            raise RecordError(f"{here}: every card of the deal has been played already")
+        seat = _get(entry, "seat", int, here)
+        state = match.state
+        if seat != state.to_play:
+            raise RecordError(f"{here}: seat {seat} played, but it is seat {state.to_play}'s turn")
+        card = _cards([_get(entry, "card", str, here)], here)[0]
+        captured = _mask(_cards(_get(entry, "captured", list, here), here), here)
+        basra = _get(entry, "basra", bool, here)
+        try:
+            made = match.play(make_move(card, captured))
+        except ValueError as error:
+            raise RecordError(f"{here}: {error}") from None
+        if made.basra != basra:
+            says = "a basra" if basra else "no basra"
+            raise RecordError(f"{here}: the record says {says}, the rules say otherwise")
+    history = match.deals[-1]
+    if history.score is None:
+        if not is_last or "score" in deal:
+            raise RecordError(f"{where}: the deal is unfinished ({len(plays)} plays)")
+        return
+    _check_leftover(deal, history, where)
+    _check_score(_get(deal, "score", dict, where), history.score, where)
+
+
+def _check_leftover(deal: Any, history: DealHistory, where: str) -> None:
+    if "leftover" not in deal:
+        raise RecordError(f"{where}: missing 'leftover'")
+    leftover = deal["leftover"]
+    if leftover is None:
+        if history.leftover:
+            raise RecordError(f"{where}: leftover is null, but seat {history.leftover_seat} "
+                              f"took {' '.join(_names(history.leftover))}")
+        return
+    seat = _get(leftover, "seat", int, f"{where} leftover")
+    cards = _mask(_cards(_get(leftover, "cards", list, f"{where} leftover"), where), where)
+    if (seat, cards) != (history.leftover_seat, history.leftover):
+        expected = (f"seat {history.leftover_seat} takes {' '.join(_names(history.leftover))}"
+                    if history.leftover else "null")
+        raise RecordError(f"{where}: leftover should be {expected}")
+
+
+def _check_score(score: dict[str, Any], computed: DealScore, where: str) -> None:
+    for key, value in _score_dict(computed).items():
+        if score.get(key) != value:
+            raise RecordError(
+                f"{where}: score {key} is {score.get(key)!r}, the plays give {value!r}"
+            )

@@ -1,0 +1,20 @@
+"""Every module's docstring examples run as tests (the README's run through pytest)."""
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import basra
+
+MODULES = sorted(
+    info.name for info in pkgutil.walk_packages(basra.__path__, prefix="basra.")
+)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
