@@ -1,0 +1,3 @@
+from basra.cli import main
+
+main()

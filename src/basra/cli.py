@@ -1,0 +1,669 @@
+"""The ``basra`` command: play, simulate, replay, capture, variants, bench."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .bots import BOTS, Bot, UnknownBotError, make_bot
+from .cards import CARD_NAMES, InvalidCardError, card_long_name, cards_text, parse_card, parse_cards
+from .match import Match, MatchOverError, Play
+from .observe import observe
+from .position import PositionError
+from .record import Player, RecordError, dumps, loads, match_record, replay
+from .rules import PRESETS, Rules, RulesError, make_rules, option_names, preset
+from .state import (
+    IllegalMoveError,
+    LayoutError,
+    capture_table,
+    move_captured,
+    move_card,
+)
+
+__all__ = ["cli", "main"]
+
+USER_ERRORS: tuple[type[Exception], ...] = (
+    RulesError, InvalidCardError, RecordError, PositionError, UnknownBotError, LayoutError,
+    IllegalMoveError,
+)
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class UserError(click.ClickException):
+    """A mistake in what the user asked: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        err.print(f"[bold red]error:[/] {self.message}", markup=True, soft_wrap=True)
+
+
+class _Group(click.Group):
+    """Turns the rules core's input errors into one-line usage errors."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except USER_ERRORS as error:
+            raise UserError(str(error)) from None
+        except OSError as error:
+            where = f": {error.filename}" if error.filename else ""
+            raise UserError(f"{error.strerror or error}{where}") from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="basra", prog_name="basra")
+def cli() -> None:
+    """Basra, the fishing card game: play it, simulate it, check game records.
+
+    Every variant of the rules is a preset (see `basra variants`); house rules change
+    single options with --rule NAME=VALUE or a TOML file with --rules FILE.
+    """
+
+
+# Rules options shared by commands
+
+
+def _rules_options(default_players: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        options = [
+            click.option("--variant", "-v", metavar="NAME",
+                         help="Rules preset (see `basra variants`). [default: egyptian]"),
+            click.option("--players", "-p", type=click.IntRange(2, 4),
+                         help="Number of players (the preset's first count by default)."),
+            click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
+                         help="Change one rule option (repeatable), e.g. --rule basra_points=5."),
+            click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path),
+                         help="TOML file of rule options (may name `variant` and `players`)."),
+        ]
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    del default_players
+    return decorate
+
+
+def _resolve_rules(variant: str | None, players: int | None, rule_items: Sequence[str],
+                   rules_file: Path | None) -> tuple[str, Rules]:
+    overrides: dict[str, Any] = {}
+    if rules_file is not None:
+        try:
+            data = tomllib.loads(rules_file.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as error:
+            raise UserError(f"rules file {rules_file}: not valid TOML: {error}") from None
+        file_variant = data.pop("variant", None)
+        if variant is None and file_variant is not None:
+            variant = str(file_variant)
+        file_players = data.pop("players", None)
+        if players is None and file_players is not None:
+            if not isinstance(file_players, int):
+                raise UserError(f"rules file {rules_file}: players must be a number")
+            players = file_players
+        overrides.update(data)
+    for item in rule_items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UserError(f"bad --rule {item!r}: expected NAME=VALUE, e.g. basra_points=5")
+        overrides[name.strip()] = value.strip()
+    name = preset(variant or "egyptian").name
+    return name, make_rules(name, players, overrides)
+
+
+def _parse_bots(text: str, seats: int, what: str) -> list[str]:
+    names = [word.strip().lower() for word in text.split(",") if word.strip()]
+    if len(names) == 1:
+        names *= seats
+    if len(names) != seats:
+        raise UserError(f"{what}: give one bot or {seats} bots, not {len(names)} ({text!r})")
+    for name in names:
+        if name not in BOTS:
+            raise UserError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}")
+    return names
+
+
+def _side_name(rules: Rules, side: int) -> str:
+    if rules.partnership:
+        return f"seats {side} & {side + 2}"
+    return f"seat {side}"
+
+
+# variants
+
+
+def _option_value(rules: Rules, name: str) -> str:
+    value = getattr(rules, name)
+    if name == "bury":
+        return " ".join(value) or "none"
+    if name == "card_points":
+        return " ".join(f"{spec} {points}" for spec, points in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@cli.command()
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
+def variants(name: str | None, as_json: bool) -> None:
+    """List the rule presets, or every option of one preset."""
+    chosen = [preset(name)] if name else list(PRESETS.values())
+    if as_json:
+        click.echo(json.dumps(
+            {p.name: {"description": p.description, "players": list(p.players),
+                      "rules": p.rules_for().to_dict()} for p in chosen}, indent=2))
+        return
+    if name:
+        found = chosen[0]
+        rules = found.rules_for()
+        table = Table(title=f"{found.name}: {found.description}", title_justify="left")
+        table.add_column("option")
+        table.add_column("value")
+        table.add_row("players", " or ".join(map(str, found.players)))
+        for option in option_names():
+            if option != "players":
+                table.add_row(option, _option_value(rules, option))
+        out.print(table)
+        return
+    table = Table(title="Basra variants (basra variants NAME shows every option)",
+                  title_justify="left")
+    table.add_column("variant", no_wrap=True)
+    table.add_column("players", no_wrap=True)
+    table.add_column("rules")
+    for found in chosen:
+        rules = found.rules_for()
+        players = ", ".join(
+            f"{n} (teams)" if n in found.partnership_players else str(n) for n in found.players
+        )
+        summary = (
+            f"hand {rules.hand_size}; bury {' '.join(rules.bury) or 'none'}; "
+            f"7♦ {rules.seven_diamonds}; basra {rules.basra} {rules.basra_points} pts, "
+            f"Jack {rules.jack_basra}; majority {rules.majority_points}"
+            f"{' (ties carry)' if rules.majority_tie == 'carry' else ''}; "
+            f"points {_option_value(rules, 'card_points')}; to {rules.target}"
+            f"{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
+        )
+        table.add_row(found.name, players, summary)
+    out.print(table)
+
+
+# capture
+
+
+@cli.command()
+@_rules_options()
+@click.option("--floor", "floor_text", required=True, metavar="CARDS",
+              help='Floor cards, e.g. "7S 4H 3C 5D" (empty string for an empty floor).')
+@click.option("--card", "card_text", required=True, metavar="CARD", help="The card played.")
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+def capture(variant: str | None, players: int | None, rule_items: Sequence[str],
+            rules_file: Path | None, floor_text: str, card_text: str, as_json: bool) -> None:
+    """Show what a card captures from a floor under a variant's rules."""
+    _, rules = _resolve_rules(variant, players, rule_items, rules_file)
+    floor_cards = parse_cards(floor_text)
+    card = parse_card(card_text)
+    if card in floor_cards:
+        raise UserError(f"card {CARD_NAMES[card]} cannot be both played and on the floor")
+    floor = 0
+    for c in floor_cards:
+        floor |= 1 << c
+    table = capture_table(rules)
+    options = []
+    for captured in table.options(card, floor):
+        names = [CARD_NAMES[c] for c in floor_cards if captured >> c & 1]
+        options.append({"captured": names, "basra": table.is_basra(floor, card, captured)})
+    if as_json:
+        click.echo(json.dumps({"options": options}))
+        return
+    name = CARD_NAMES[card]
+    if not options:
+        out.print(f"{name} captures nothing: it trails (stays on the floor).")
+        return
+    if len(options) > 1:
+        out.print(f"{name} can capture in {len(options)} ways; the player chooses:")
+    for option in options:
+        basra = "  [bold yellow]BASRA[/]" if option["basra"] else ""
+        lead = "  - " if len(options) > 1 else f"{name} captures "
+        out.print(f"{lead}{' '.join(option['captured'])}{basra}")
+    if rules.optional_capture:
+        out.print(f"(optional_capture is on: {name} may also trail)")
+
+
+# simulate
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err, transient=False,
+    )
+
+
+@cli.command()
+@_rules_options()
+@click.option("--matches", "-n", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Number of matches to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the first match (match i uses seed + i).")
+@click.option("--bots", "bots_text", default="random", show_default=True, metavar="A,B,..",
+              help=f"One bot for every seat or one per seat: {', '.join(BOTS)}.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write one basra-record/1 file per match into this directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def simulate(variant: str | None, players: int | None, rule_items: Sequence[str],
+             rules_file: Path | None, matches: int, seed: int, bots_text: str,
+             records_dir: Path | None, as_json: bool) -> None:
+    """Play complete matches between computer players and summarise them."""
+    name, rules = _resolve_rules(variant, players, rule_items, rules_file)
+    bot_names = _parse_bots(bots_text, rules.players, "--bots")
+    paths: list[Path] = []
+    if records_dir is not None:
+        records_dir.mkdir(parents=True, exist_ok=True)
+        paths = [records_dir / f"match-{seed + i}.json" for i in range(matches)]
+        taken = [p.name for p in paths if p.exists()]
+        if taken:
+            raise UserError(
+                f"{records_dir} already holds {taken[0]}"
+                + (f" and {len(taken) - 1} more" if len(taken) > 1 else "")
+                + ": choose another directory or seed (records are never overwritten)"
+            )
+    wins = [0] * rules.sides
+    points = [0] * rules.sides
+    basras = [0] * rules.sides
+    deals = 0
+    started = time.perf_counter()
+    with _progress() as progress:
+        task = progress.add_task("matches", total=matches)
+        for i in range(matches):
+            match_seed = seed + i
+            match = Match(rules, match_seed, variant=name)
+            bots = [make_bot(b, match_seed * 10 + seat) for seat, b in enumerate(bot_names)]
+            while not match.is_over:
+                seat = match.state.to_play
+                match.play(bots[seat].choose(observe(match, seat)), checked=False)
+            assert match.winner is not None
+            wins[match.winner] += 1
+            deals += len(match.deals)
+            for deal in match.deals:
+                assert deal.score is not None
+                for side in range(rules.sides):
+                    points[side] += deal.score.total[side]
+                    basras[side] += deal.score.basras[side]
+            if paths:
+                record = match_record(match, [Player(b, "bot") for b in bot_names])
+                with paths[i].open("x", encoding="utf-8") as file:
+                    file.write(dumps(record))
+            progress.advance(task)
+    seconds = time.perf_counter() - started
+    summary = {
+        "variant": name,
+        "players": rules.players,
+        "bots": bot_names,
+        "matches": matches,
+        "deals": deals,
+        "wins": wins,
+        "points_per_deal": [round(p / deals, 3) for p in points],
+        "basras_per_deal": [round(b / deals, 3) for b in basras],
+        "seconds": round(seconds, 3),
+    }
+    if records_dir is not None:
+        summary["records"] = str(records_dir)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    table = Table(title=f"{matches} matches of {name}, {deals} deals, {seconds:.1f} s",
+                  title_justify="left")
+    for column in ("side", "bots", "wins", "points/deal", "basras/deal"):
+        table.add_column(column)
+    for side in range(rules.sides):
+        seats = [s for s in range(rules.players) if rules.side_of[s] == side]
+        table.add_row(
+            _side_name(rules, side), ", ".join(bot_names[s] for s in seats), str(wins[side]),
+            f"{points[side] / deals:.2f}", f"{basras[side] / deals:.3f}",
+        )
+    out.print(table)
+    if records_dir is not None:
+        out.print(f"Records written to {records_dir}/")
+
+
+# replay
+
+
+def _score_table(rules: Rules, score: dict[str, Any], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("")
+    for side in range(rules.sides):
+        table.add_column(_side_name(rules, side), justify="right")
+    for key, label in (("cards", "cards"), ("card_points", "card points"),
+                       ("basras", "basras"), ("basra_points", "basra points"),
+                       ("majority", "majority"), ("total", "deal total")):
+        table.add_row(label, *(str(v) for v in score[key]))
+    return table
+
+
+@cli.command(name="replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print each deal's score and the result.")
+def replay_command(file: Path, as_json: bool) -> None:
+    """Check a basra-record/1 file against the rules and show it deal by deal."""
+    try:
+        record = loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise UserError(f"{file}: not a text file") from None
+    try:
+        match = replay(record)
+    except RecordError as error:
+        raise UserError(f"{file}: {error}") from None
+    rules = match.rules
+    deals = record["deals"]
+    if as_json:
+        click.echo(json.dumps({
+            "valid": True,
+            "variant": match.variant,
+            "deals": [{"dealer": d["dealer"], "plays": len(d["plays"]),
+                       "score": d.get("score")} for d in deals],
+            "totals": list(match.totals),
+            "result": record.get("result"),
+        }))
+        return
+    names = [p["name"] for p in record["players"]]
+    out.print(f"[bold]{file}[/]: a valid {match.variant} record, {rules.players} players: "
+              + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+    running = [0] * rules.sides
+    for number, deal in enumerate(deals, 1):
+        plays = deal["plays"]
+        out.print()
+        out.print(f"[bold]Deal {number}[/] (dealer seat {deal['dealer']}), floor "
+                  f"{' '.join(deal['floor'])}, {len(plays)} plays")
+        for play in plays:
+            if play["basra"]:
+                out.print(f"  basra: seat {play['seat']} {play['card']} takes "
+                          f"{' '.join(play['captured'])}")
+        if "score" in deal:
+            score = deal["score"]
+            for side, points in enumerate(score["total"]):
+                running[side] += points
+            out.print(_score_table(rules, score, f"Deal {number} score"))
+            out.print("Match totals: " + ", ".join(
+                f"{_side_name(rules, s)} {t}" for s, t in enumerate(running)))
+        else:
+            out.print("  (unfinished)")
+    result = record.get("result")
+    out.print()
+    if result:
+        out.print(f"[bold green]Winner: {_side_name(rules, result['winner'])}[/] with "
+                  f"{result['totals'][result['winner']]} points (target {result['target']}).")
+    else:
+        out.print("The match is unfinished.")
+
+
+# bench
+
+
+@cli.command()
+@_rules_options()
+@click.option("--seconds", "-s", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="How long to measure each figure.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench(variant: str | None, players: int | None, rule_items: Sequence[str],
+          rules_file: Path | None, seconds: float, seed: int, as_json: bool) -> None:
+    """Measure random-playout speed of the engine on one core.
+
+    Plays whole random deals (deal, uniformly random legal moves, score) for SECONDS with
+    the fast playout path, then for SECONDS one step at a time (legal_moves + apply).
+    """
+    from .bench import bench_playouts, bench_steps
+
+    name, rules = _resolve_rules(variant, players, rule_items, rules_file)
+    with _progress() as progress:
+        task = progress.add_task("playouts", total=seconds)
+        fast = bench_playouts(rules, seconds, seed,
+                              lambda done: progress.update(task, completed=done))
+        task = progress.add_task("steps", total=seconds)
+        steps = bench_steps(rules, seconds, seed,
+                            lambda done: progress.update(task, completed=done))
+    figures = {
+        "variant": name,
+        "players": rules.players,
+        "deals_per_second": round(fast.deals_per_second, 1),
+        "plays_per_second": round(fast.plays_per_second, 1),
+        "step_deals_per_second": round(steps.deals_per_second, 1),
+        "step_plays_per_second": round(steps.plays_per_second, 1),
+    }
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    out.print(f"{name}, {rules.players} players, one core:")
+    out.print(f"  random playouts:   {fast.deals_per_second:9,.0f} deals/s "
+              f"{fast.plays_per_second:11,.0f} plays/s")
+    out.print(f"  step by step:      {steps.deals_per_second:9,.0f} deals/s "
+              f"{steps.plays_per_second:11,.0f} plays/s")
+
+
+# play
+
+
+def _default_record_path() -> Path:
+    from platformdirs import user_data_path
+
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return user_data_path("basra") / "records" / f"match-{stamp}.json"
+
+
+class _TerminalGame:
+    """One human seat against computer players, in the terminal."""
+
+    def __init__(self, match: Match, human: int, bots: dict[int, Bot], names: list[str],
+                 record_path: Path) -> None:
+        self.match = match
+        self.rules = match.rules
+        self.human = human
+        self.bots = bots
+        self.names = names
+        self.record_path = record_path
+
+    def seat_name(self, seat: int) -> str:
+        return "you" if seat == self.human else f"seat {seat} ({self.names[seat]})"
+
+    def save(self) -> Path:
+        record = match_record(self.match, [
+            Player(name, "human" if seat == self.human else "bot")
+            for seat, name in enumerate(self.names)
+        ])
+        path = self.record_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            path = path.with_name(f"{path.stem}-{int(time.time() * 1000)}{path.suffix}")
+        with path.open("x", encoding="utf-8") as file:
+            file.write(dumps(record))
+        return path
+
+    def show_table(self) -> None:
+        match, rules = self.match, self.rules
+        state = match.state
+        view = observe(match, self.human)
+        out.print()
+        out.rule(f"Deal {len(match.deals)} · {match.variant}")
+        others = ", ".join(
+            f"{self.seat_name(s)}: {_count(view.hand_counts[s], 'card')}"
+            for s in range(rules.players) if s != self.human
+        )
+        out.print(f"Others: {others} · stock: {_count(view.stock_count, 'card')}")
+        scores = ", ".join(
+            f"{'your side' if s == view.side else _side_name(rules, s)} {match.totals[s]}"
+            f" (+{_count(view.pile_counts[s], 'card')}, {_count(view.basras[s], 'basra')} this deal)"
+            for s in range(rules.sides)
+        )
+        out.print(f"Scores: {scores} · target {match.target}")
+        out.print(f"[bold]Floor:[/] {cards_text(state.floor) if state.floor else '(empty)'}")
+        hand = " ".join(f"[bold]{i}[/]) {CARD_NAMES[c]}" for i, c in
+                        enumerate(_cards(view.hand), 1))
+        out.print(f"[bold]Your hand:[/] {hand}")
+
+    def ask_move(self) -> int:
+        view = observe(self.match, self.human)
+        hand = _cards(view.hand)
+        while True:
+            answer = out.input("Your play (number or card, ? for help): ").strip()
+            if answer in ("?", "help", "h"):
+                out.print("Type the number of a card in your hand (1, 2, ...) or its name "
+                          "(7H, 10D, QS). 'quit' saves the match and leaves.")
+                continue
+            if answer.lower() in ("quit", "q", "exit"):
+                raise KeyboardInterrupt
+            card: int | None = None
+            if answer.isdigit() and 1 <= int(answer) <= len(hand):
+                card = hand[int(answer) - 1]
+            else:
+                try:
+                    card = parse_card(answer)
+                except InvalidCardError:
+                    out.print(f"[red]{answer!r} is not a card in your hand.[/] "
+                              f"Choose 1 to {len(hand)} or a card name.")
+                    continue
+                if card not in hand:
+                    out.print(f"[red]{CARD_NAMES[card]} is not in your hand.[/]")
+                    continue
+            choices = [m for m in view.legal_moves if move_card(m) == card]
+            if len(choices) == 1:
+                return choices[0]
+            return self.ask_capture(card, choices)
+
+    def ask_capture(self, card: int, choices: list[int]) -> int:
+        out.print(f"{CARD_NAMES[card]} can be played in {len(choices)} ways:")
+        for i, move in enumerate(choices, 1):
+            captured = move_captured(move)
+            text = f"capture {cards_text(captured)}" if captured else "trail (capture nothing)"
+            out.print(f"  [bold]{i}[/]) {text}")
+        while True:
+            answer = out.input(f"Which one (1-{len(choices)})? ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                return choices[int(answer) - 1]
+            out.print(f"[red]Choose a number from 1 to {len(choices)}.[/]")
+
+    def describe(self, play: Play) -> None:
+        who = self.seat_name(play.seat)
+        verb = "play" if play.seat == self.human else "plays"
+        card = f"{CARD_NAMES[play.card]} ({card_long_name(play.card)})"
+        if play.captured:
+            line = f"{who.capitalize()} {verb} {card} and capture{'s' if verb == 'plays' else ''}"
+            line += f" {cards_text(play.captured)}"
+            if play.basra:
+                line += "  [bold yellow]BASRA![/]"
+        else:
+            line = f"{who.capitalize()} {verb} {card} to the floor."
+        out.print(line)
+
+    def show_deal_end(self) -> None:
+        history = self.match.deals[-1]
+        assert history.score is not None
+        if history.leftover:
+            out.print(f"The floor ({cards_text(history.leftover)}) goes to "
+                      f"{self.seat_name(history.leftover_seat)}, the last to capture.")
+        score = history.score._asdict()
+        out.print(_score_table(self.rules, score, f"Deal {len(self.match.deals)} score"))
+        if score["carry_out"]:
+            out.print(f"Majority tied: {score['carry_out']} points carry to the next deal.")
+        out.print("Match totals: " + ", ".join(
+            f"{_side_name(self.rules, s)} {t}" for s, t in enumerate(self.match.totals)))
+
+    def run(self) -> None:
+        match = self.match
+        shown_deal = 0
+        while not match.is_over:
+            deal_number = len(match.deals)
+            if deal_number != shown_deal:
+                shown_deal = deal_number
+                out.print(f"\n[bold]Deal {deal_number}[/]: seat {match.state.dealer} deals.")
+            seat = match.state.to_play
+            if seat == self.human:
+                self.show_table()
+                move = self.ask_move()
+            else:
+                move = self.bots[seat].choose(observe(match, seat))
+            play = match.play(move)
+            self.describe(play)
+            if match.deals[-1].score is not None:
+                self.show_deal_end()
+        assert match.winner is not None
+        mine = self.rules.side_of[self.human]
+        if match.winner == mine:
+            out.print(f"\n[bold green]You win {match.totals[mine]} to "
+                      f"{max(t for s, t in enumerate(match.totals) if s != mine)}![/]")
+        else:
+            out.print(f"\n[bold]{_side_name(self.rules, match.winner).capitalize()} wins "
+                      f"with {match.totals[match.winner]} points.[/]")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+@cli.command()
+@_rules_options()
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="Your seat (0 plays first in the first deal unless seat 0 deals).")
+@click.option("--opponents", default="greedy", show_default=True, metavar="BOT[,BOT..]",
+              help=f"Computer players: {', '.join(BOTS)} (one for all, or one per other seat).")
+@click.option("--name", default="you", show_default=True, help="Your name in the record.")
+@click.option("--seed", type=int, help="Seed for the deal (random by default).")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to save the game record [default: the user data directory].")
+def play(variant: str | None, players: int | None, rule_items: Sequence[str],
+         rules_file: Path | None, seat: int, opponents: str, name: str, seed: int | None,
+         record_path: Path | None) -> None:
+    """Play a full match in the terminal against computer players.
+
+    The record is saved when the match ends, or when you stop with Ctrl-C, 'quit' or
+    the end of input.
+    """
+    variant_name, rules = _resolve_rules(variant, players, rule_items, rules_file)
+    if not 0 <= seat < rules.players:
+        raise UserError(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
+    others = [s for s in range(rules.players) if s != seat]
+    bot_names = _parse_bots(opponents, len(others), "--opponents")
+    if seed is None:
+        seed = int.from_bytes(__import__("os").urandom(4), "big")
+    match = Match(rules, seed, variant=variant_name)
+    bots = {s: make_bot(b, seed * 10 + s) for s, b in zip(others, bot_names, strict=True)}
+    names = [name if s == seat else bots[s].name for s in range(rules.players)]
+    game = _TerminalGame(match, seat, bots, names, record_path or _default_record_path())
+    out.print(f"[bold]Basra[/] · {variant_name} · {rules.players} players"
+              + (" in partnerships (seats 0 & 2 against 1 & 3)" if rules.partnership else "")
+              + f" · first to {rules.target} · you are seat {seat}")
+    code = 0
+    try:
+        game.run()
+    except (KeyboardInterrupt, EOFError) as stop:
+        out.print("\nMatch stopped before the end.")
+        code = 130 if isinstance(stop, KeyboardInterrupt) else 0
+    except MatchOverError:
+        pass
+    path = game.save()
+    finished = "" if match.is_over else "unfinished "
+    out.print(f"Saved the {finished}record to {path}")
+    sys.exit(code)
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Entry point of the ``basra`` console script."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="basra")
+    raise SystemExit(0)
