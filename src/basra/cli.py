@@ -18,7 +18,7 @@ from rich.table import Table
 
 from .bots import BOTS, Bot, UnknownBotError, make_bot
 from .cards import CARD_NAMES, InvalidCardError, card_long_name, cards_text, parse_card, parse_cards
-from .match import Match, MatchOverError, Play
+from .match import DealHistory, Match, MatchOverError, Play
 from .observe import observe
 from .position import PositionError
 from .record import Player, RecordError, dumps, loads, match_record, replay
@@ -123,12 +123,17 @@ def _resolve_rules(variant: str | None, players: int | None, rule_items: Sequenc
     return name, make_rules(name, players, overrides)
 
 
-def _parse_bots(text: str, seats: int, what: str) -> list[str]:
+def _parse_bots(text: str, seats: int, what: str, sides: int | None = None) -> list[str]:
+    """Bot names for ``seats`` seats: one for all, one per seat, or one per side."""
     names = [word.strip().lower() for word in text.split(",") if word.strip()]
     if len(names) == 1:
         names *= seats
+    elif sides is not None and len(names) == sides < seats:
+        names = [names[seat % sides] for seat in range(seats)]
     if len(names) != seats:
-        raise UserError(f"{what}: give one bot or {seats} bots, not {len(names)} ({text!r})")
+        per_side = f", one per side ({sides})" if sides and sides < seats else ""
+        raise UserError(f"{what}: give one bot, one per seat ({seats}){per_side}, "
+                        f"not {len(names)} ({text!r})")
     for name in names:
         if name not in BOTS:
             raise UserError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}")
@@ -259,7 +264,7 @@ def _progress() -> Progress:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the first match (match i uses seed + i).")
 @click.option("--bots", "bots_text", default="random", show_default=True, metavar="A,B,..",
-              help=f"One bot for every seat or one per seat: {', '.join(BOTS)}.")
+              help=f"One bot for every seat, one per seat or one per side: {', '.join(BOTS)}.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -268,7 +273,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
              records_dir: Path | None, as_json: bool) -> None:
     """Play complete matches between computer players and summarise them."""
     name, rules = _resolve_rules(variant, players, rule_items, rules_file)
-    bot_names = _parse_bots(bots_text, rules.players, "--bots")
+    bot_names = _parse_bots(bots_text, rules.players, "--bots", rules.sides)
     paths: list[Path] = []
     if records_dir is not None:
         records_dir.mkdir(parents=True, exist_ok=True)
@@ -336,7 +341,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
         )
     out.print(table)
     if records_dir is not None:
-        out.print(f"Records written to {records_dir}/")
+        out.print(f"Records written to {records_dir}/", soft_wrap=True)
 
 
 # replay
@@ -568,14 +573,13 @@ class _TerminalGame:
             line = f"{who.capitalize()} {verb} {card} to the floor."
         out.print(line)
 
-    def show_deal_end(self) -> None:
-        history = self.match.deals[-1]
+    def show_deal_end(self, history: DealHistory, number: int) -> None:
         assert history.score is not None
         if history.leftover:
             out.print(f"The floor ({cards_text(history.leftover)}) goes to "
                       f"{self.seat_name(history.leftover_seat)}, the last to capture.")
         score = history.score._asdict()
-        out.print(_score_table(self.rules, score, f"Deal {len(self.match.deals)} score"))
+        out.print(_score_table(self.rules, score, f"Deal {number} score"))
         if score["carry_out"]:
             out.print(f"Majority tied: {score['carry_out']} points carry to the next deal.")
         out.print("Match totals: " + ", ".join(
@@ -595,10 +599,11 @@ class _TerminalGame:
                 move = self.ask_move()
             else:
                 move = self.bots[seat].choose(observe(match, seat))
+            history = match.deals[-1]
             play = match.play(move)
             self.describe(play)
-            if match.deals[-1].score is not None:
-                self.show_deal_end()
+            if history.score is not None:
+                self.show_deal_end(history, deal_number)
         assert match.winner is not None
         mine = self.rules.side_of[self.human]
         if match.winner == mine:
@@ -659,7 +664,7 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
         pass
     path = game.save()
     finished = "" if match.is_over else "unfinished "
-    out.print(f"Saved the {finished}record to {path}")
+    out.print(f"Saved the {finished}record to {path}", soft_wrap=True)
     sys.exit(code)
 
 

@@ -1,0 +1,319 @@
+"""The ``basra`` command, run as a real subprocess: exit codes, JSON shapes, messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from basra.record import loads, replay
+
+
+def basra(*args: str, stdin: str = "", env: dict[str, str] | None = None,
+          timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "basra", *args], input=stdin, capture_output=True, text=True,
+        timeout=timeout, env=env,
+    )
+
+
+def test_help_lists_every_command() -> None:
+    result = basra("--help")
+    assert result.returncode == 0
+    for command in ("variants", "capture", "simulate", "replay", "play", "bench"):
+        assert command in result.stdout
+
+
+def test_variants_lists_every_preset() -> None:
+    result = basra("variants")
+    assert result.returncode == 0
+    for name in ("jawaker", "egyptian", "lebanese", "iraqi", "six-card", "three-player",
+                 "classic"):
+        assert name in result.stdout
+
+
+def test_variants_json_holds_complete_rules() -> None:
+    result = basra("variants", "--json")
+    data = json.loads(result.stdout)
+    assert data["iraqi"]["rules"]["card_points"]["10D"] == 6
+    assert data["three-player"]["players"] == [3]
+    assert data["jawaker"]["rules"]["target"] == 121
+
+
+def test_variants_of_one_preset_shows_each_option() -> None:
+    result = basra("variants", "lebanese")
+    assert result.returncode == 0
+    assert "seven_diamonds" in result.stdout and "plain" in result.stdout
+
+
+def test_capture_json_matches_the_issue_example() -> None:
+    result = basra("capture", "--variant", "egyptian", "--floor", "7S 4H 3C 5D", "--card", "7H",
+                   "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "options": [{"captured": ["7S", "4H", "3C"], "basra": False}]
+    }
+
+
+def test_capture_offers_each_equally_large_set() -> None:
+    result = basra("capture", "--floor", "5S 2H 2D 3C 4S", "--card", "7H", "--json")
+    options = json.loads(result.stdout)["options"]
+    assert sorted(sorted(o["captured"]) for o in options) == [
+        ["2D", "3C", "4S", "5S"], ["2H", "3C", "4S", "5S"],
+    ]
+
+
+def test_capture_clearing_the_floor_is_a_basra() -> None:
+    result = basra("capture", "--floor", "9S 2H 7C 4C 5D", "--card", "9H", "--json")
+    assert json.loads(result.stdout) == {
+        "options": [{"captured": ["9S", "2H", "7C", "4C", "5D"], "basra": True}]
+    }
+
+
+def test_capture_trail_is_an_empty_list() -> None:
+    result = basra("capture", "--floor", "KS 9H", "--card", "QH", "--json")
+    assert json.loads(result.stdout) == {"options": []}
+    assert "trails" in basra("capture", "--floor", "KS 9H", "--card", "QH").stdout
+
+
+def test_capture_follows_the_variant_seven_of_diamonds_rule() -> None:
+    floor = ["--floor", "8S 9H KC"]
+    sweep = json.loads(basra("capture", "-v", "jawaker", *floor, "--card", "7D", "--json").stdout)
+    plain = json.loads(basra("capture", "-v", "lebanese", *floor, "--card", "7D", "--json").stdout)
+    assert sweep == {"options": [{"captured": ["8S", "9H", "KC"], "basra": False}]}
+    assert plain == {"options": []}
+
+
+def test_capture_with_house_rule_override() -> None:
+    result = basra("capture", "--rule", "sums=false", "--floor", "4H 3C", "--card", "7H", "--json")
+    assert json.loads(result.stdout) == {"options": []}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["capture", "--floor", "7S 4X", "--card", "7H"], "'4X'"),
+        (["capture", "--floor", "7S", "--card", "ZZ"], "'ZZ'"),
+        (["capture", "--floor", "7S", "--card", "7S"], "both played and on the floor"),
+        (["capture", "--variant", "nope", "--floor", "7S", "--card", "7H"], "egyptian"),
+        (["capture", "--rule", "colour=red", "--floor", "7S", "--card", "7H"], "'colour'"),
+        (["capture", "--rule", "basra_points=many", "--floor", "7S", "--card", "7H"], "'many'"),
+        (["capture", "--rule", "oops", "--floor", "7S", "--card", "7H"], "NAME=VALUE"),
+        (["simulate", "-v", "six-card", "-p", "3"], "2 or 4 players, not 3"),
+        (["simulate", "--rule", "hand_size=5"], "does not divide"),
+        (["simulate", "--bots", "random,smart"], "'smart'"),
+        (["simulate", "-p", "3", "--bots", "random,greedy"], "one per seat (3)"),
+        (["play", "--seat", "5"], "--seat"),
+    ],
+)
+def test_user_errors_print_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = basra(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = basra("fly")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_rules_file(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text('variant = "iraqi"\nbasra_points = 7\nbury = ["J"]\n', encoding="utf-8")
+    result = basra("simulate", "--rules", str(rules), "-n", "2", "--json",
+                   "--records", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    record = loads((tmp_path / "out" / "match-0.json").read_text(encoding="utf-8"))
+    assert record["variant"] == "iraqi"
+    assert record["rules"]["basra_points"] == 7
+    assert record["rules"]["bury"] == ["J"]
+    assert record["rules"]["card_points"]["10D"] == 6
+
+
+def test_bad_rules_file_is_a_user_error(tmp_path: Path) -> None:
+    rules = tmp_path / "bad.toml"
+    rules.write_text("basra_points = \n", encoding="utf-8")
+    result = basra("simulate", "--rules", str(rules))
+    assert result.returncode == 2
+    assert "not valid TOML" in result.stderr
+    missing = basra("simulate", "--rules", str(tmp_path / "none.toml"))
+    assert missing.returncode == 2
+    assert "none.toml" in missing.stderr
+
+
+def test_simulate_writes_valid_records_and_a_summary(tmp_path: Path) -> None:
+    out = tmp_path / "records"
+    result = basra("simulate", "--variant", "egyptian", "--players", "4", "--matches", "3",
+                   "--seed", "11", "--bots", "greedy,random", "--records", str(out), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["matches"] == 3
+    assert sum(summary["wins"]) == 3
+    assert len(summary["wins"]) == 2  # partnerships: two sides
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["match-11.json", "match-12.json", "match-13.json"]
+    for file in files:
+        record = loads(file.read_text(encoding="utf-8"))
+        match = replay(record)
+        assert match.is_over
+        assert [p["name"] for p in record["players"]] == ["greedy", "random"] * 2
+
+
+def test_simulate_is_reproducible_and_never_overwrites(tmp_path: Path) -> None:
+    first = basra("simulate", "-n", "2", "--seed", "5", "--records", str(tmp_path / "a"))
+    second = basra("simulate", "-n", "2", "--seed", "5", "--records", str(tmp_path / "b"))
+    assert first.returncode == second.returncode == 0
+    for name in ("match-5.json", "match-6.json"):
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+    again = basra("simulate", "-n", "2", "--seed", "5", "--records", str(tmp_path / "a"))
+    assert again.returncode == 2
+    assert "never overwritten" in again.stderr
+
+
+def test_replay_json_gives_each_deal_score_and_the_result(tmp_path: Path) -> None:
+    basra("simulate", "-v", "three-player", "-n", "1", "--seed", "3", "--records", str(tmp_path))
+    result = basra("replay", str(tmp_path / "match-3.json"), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    record = json.loads((tmp_path / "match-3.json").read_text())
+    assert [d["score"] for d in data["deals"]] == [d["score"] for d in record["deals"]]
+    assert data["result"] == record["result"]
+    totals = [sum(d["score"]["total"][s] for d in data["deals"]) for s in range(3)]
+    assert totals == data["result"]["totals"]
+    shown = basra("replay", str(tmp_path / "match-3.json"))
+    assert "Deal 1" in shown.stdout and "Winner" in shown.stdout
+
+
+def test_replay_rejects_a_broken_record(tmp_path: Path) -> None:
+    basra("simulate", "-n", "1", "--seed", "8", "--records", str(tmp_path))
+    path = tmp_path / "match-8.json"
+    record = json.loads(path.read_text())
+    play = record["deals"][0]["plays"][2]
+    play["basra"] = not play["basra"]
+    path.write_text(json.dumps(record))
+    result = basra("replay", str(path))
+    assert result.returncode == 2
+    assert "deal 1, play 3" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"format": "chess-pgn"}'])
+def test_replay_rejects_malformed_files(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = basra("replay", str(path))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_replay_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = basra("replay", str(tmp_path / "nothing.json"))
+    assert result.returncode == 2
+
+
+def test_bench_json_shape() -> None:
+    result = basra("bench", "--seconds", "0.2", "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["deals_per_second"] > 0
+    # Every deal plays all 48 cards that are not on the initial floor.
+    assert figures["plays_per_second"] == pytest.approx(figures["deals_per_second"] * 48, rel=1e-3)
+    assert figures["step_deals_per_second"] > 0
+
+
+def test_play_a_full_match_from_standard_input(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    # Always the first card in hand, and the first capture choice when asked.
+    result = basra("play", "--seed", "4", "--record", str(path), stdin="1\n" * 3000)
+    assert result.returncode == 0, result.stderr
+    assert "Floor:" in result.stdout and "Your hand:" in result.stdout
+    assert "Deal 1 score" in result.stdout
+    assert "Saved the record" in result.stdout
+    record = loads(path.read_text(encoding="utf-8"))
+    match = replay(record)
+    assert match.is_over
+    assert record["players"][0] == {"name": "you", "kind": "human"}
+    assert record["players"][1] == {"name": "greedy", "kind": "bot"}
+
+
+def _scripted_game(seed: int) -> tuple[str, list[int], bool]:
+    """Answers for `basra play --seed SEED` (jawaker) that always play the first card in
+    hand and take the second option whenever a capture choice is asked, with the moves
+    they make, found by playing the same match with the engine and the same bots."""
+    from basra.bots import make_bot
+    from basra.match import Match
+    from basra.observe import observe
+    from basra.rules import make_rules
+
+    match = Match(make_rules("jawaker"), seed, variant="jawaker")
+    bot = make_bot("greedy", seed * 10 + 1)
+    answers: list[str] = []
+    mine: list[int] = []
+    asked = False
+    while not match.is_over:
+        seat = match.state.to_play
+        if seat == 1:
+            match.play(bot.choose(observe(match, 1)))
+            continue
+        moves = match.legal_moves()
+        card = min(m & 63 for m in moves)
+        choices = [m for m in moves if m & 63 == card]
+        answers.append("1")
+        if len(choices) > 1:
+            answers.append("2")
+            asked = True
+        move = choices[1] if len(choices) > 1 else choices[0]
+        mine.append(move)
+        match.play(move)
+    return "".join(a + "\n" for a in answers), mine, asked
+
+
+def test_play_asks_which_capture_when_there_is_a_choice(tmp_path: Path) -> None:
+    seed = next(s for s in range(500) if _scripted_game(s)[2])
+    stdin, expected, _ = _scripted_game(seed)
+    path = tmp_path / "game.json"
+    result = basra("play", "--seed", str(seed), "--variant", "jawaker", "--record", str(path),
+                   stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    assert "can be played in 2 ways" in result.stdout or "can be played in" in result.stdout
+    assert "Which one" in result.stdout
+    record = loads(path.read_text(encoding="utf-8"))
+    assert replay(record).is_over
+    from basra.cards import parse_card
+
+    played = [
+        parse_card(p["card"]) | sum(1 << parse_card(c) for c in p["captured"]) << 6
+        for d in record["deals"] for p in d["plays"] if p["seat"] == 0
+    ]
+    assert played == expected
+
+
+def test_play_end_of_input_saves_the_unfinished_record(tmp_path: Path) -> None:
+    path = tmp_path / "stopped.json"
+    result = basra("play", "--seed", "5", "--record", str(path), stdin="1\n2\nxx\n9S\n")
+    assert result.returncode == 0
+    assert "is not a card in your hand" in result.stdout
+    assert "unfinished record" in result.stdout
+    record = loads(path.read_text(encoding="utf-8"))
+    assert "result" not in record
+    match = replay(record)
+    assert not match.is_over
+    assert sum(1 for p in record["deals"][0]["plays"] if p["seat"] == 0) == 2
+
+
+def test_play_quit_command_saves_and_leaves(tmp_path: Path) -> None:
+    path = tmp_path / "quit.json"
+    result = basra("play", "--seed", "6", "--players", "3", "--opponents", "random",
+                   "--record", str(path), stdin="quit\n")
+    assert result.returncode == 130
+    assert "Traceback" not in result.stderr
+    record = loads(path.read_text(encoding="utf-8"))
+    assert len(record["players"]) == 3
+    replay(record)
