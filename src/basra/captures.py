@@ -17,7 +17,7 @@ different largest sets exist, each is an option.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from .cards import JACK, NUMERALS, SEVEN_OF_DIAMONDS, iter_cards, rank_mask
@@ -73,7 +73,7 @@ _COUNT_UNIT = tuple(1 << (3 * (card >> 2)) if card < 40 else 0 for card in range
 """Adding these over a set of numerals counts its cards of each value, 3 bits a value."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def packing_counts(value: int, counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The largest ways to pack groups summing to ``value`` from a multiset of smaller values.
 
@@ -117,7 +117,7 @@ def packing_counts(value: int, counts: tuple[int, ...]) -> tuple[tuple[int, ...]
                         for final in finals))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _packing_plan(value: int, count_key: int) -> tuple[tuple[int, ...], ...] | bool:
     """:func:`packing_counts` by a packed count key; True: every card, False: none."""
     counts = tuple((count_key >> (3 * k)) & 7 for k in range(value - 1))
@@ -259,7 +259,7 @@ class CaptureTable:
         kind = self.kinds[card]
         if kind == NUMERAL:
             return self.numeral_options((card >> 2) + 1, floor)
-        if kind == JACK_KIND or kind == SEVEN_SWEEP:
+        if kind in (JACK_KIND, SEVEN_SWEEP):
             return (floor,) if floor else ()
         if kind == COURT:
             same = floor & rank_mask(card >> 2)

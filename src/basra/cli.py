@@ -77,7 +77,12 @@ def cli() -> None:
 # Rules options shared by commands
 
 
-def _rules_options(default_players: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def _rules_options() -> Decorator:
+    """The options that choose the rules: --variant, --players, --rule, --rules."""
+
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         options = [
             click.option("--variant", "-v", metavar="NAME",
@@ -93,7 +98,6 @@ def _rules_options(default_players: bool = True) -> Callable[[Callable[..., Any]
             command = option(command)
         return command
 
-    del default_players
     return decorate
 
 
@@ -226,7 +230,7 @@ def capture(variant: str | None, players: int | None, rule_items: Sequence[str],
     for c in floor_cards:
         floor |= 1 << c
     table = capture_table(rules)
-    options = []
+    options: list[dict[str, Any]] = []
     for captured in table.options(card, floor):
         names = [CARD_NAMES[c] for c in floor_cards if captured >> c & 1]
         options.append({"captured": names, "basra": table.is_basra(floor, card, captured)})
@@ -510,7 +514,8 @@ class _TerminalGame:
         out.print(f"Others: {others} · stock: {_count(view.stock_count, 'card')}")
         scores = ", ".join(
             f"{'your side' if s == view.side else _side_name(rules, s)} {match.totals[s]}"
-            f" (+{_count(view.pile_counts[s], 'card')}, {_count(view.basras[s], 'basra')} this deal)"
+            f" (+{_count(view.pile_counts[s], 'card')}, "
+            f"{_count(view.basras[s], 'basra')} this deal)"
             for s in range(rules.sides)
         )
         out.print(f"Scores: {scores} · target {match.target}")

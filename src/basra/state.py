@@ -300,6 +300,7 @@ def legal_moves(state: DealState) -> list[int]:
         hand ^= low
         card = low.bit_length() - 1
         memo = memos[card]
+        captures: tuple[int, ...]
         if memo is None:
             if floor and sweeps[card]:
                 captures = (floor << 6,)
