@@ -317,3 +317,19 @@ def test_play_quit_command_saves_and_leaves(tmp_path: Path) -> None:
     record = loads(path.read_text(encoding="utf-8"))
     assert len(record["players"]) == 3
     replay(record)
+
+
+def test_simulate_stops_undecided_matches_at_max_deals(tmp_path: Path) -> None:
+    # Under tie_rule=raise with a tiny target, several sides pass it almost every deal.
+    result = basra("simulate", "-v", "three-player", "--rule", "target=1", "--rule",
+                   "target_step=1", "-n", "2", "--max-deals", "3", "--bots", "greedy",
+                   "--records", str(tmp_path), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["unfinished"] == 2  # deterministic: seeds 0 and 1
+    for file in tmp_path.iterdir():
+        record = loads(file.read_text(encoding="utf-8"))
+        match = replay(record)
+        if "result" not in record:
+            assert not match.is_over
+            assert len([d for d in record["deals"] if "score" in d]) == 3

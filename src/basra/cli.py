@@ -271,10 +271,13 @@ def _progress() -> Progress:
               help=f"One bot for every seat, one per seat or one per side: {', '.join(BOTS)}.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory.")
+@click.option("--max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Stop a match still undecided after this many deals (tie_rule=raise can "
+                   "run on); it is recorded unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(variant: str | None, players: int | None, rule_items: Sequence[str],
              rules_file: Path | None, matches: int, seed: int, bots_text: str,
-             records_dir: Path | None, as_json: bool) -> None:
+             records_dir: Path | None, max_deals: int, as_json: bool) -> None:
     """Play complete matches between computer players and summarise them."""
     name, rules = _resolve_rules(variant, players, rule_items, rules_file)
     bot_names = _parse_bots(bots_text, rules.players, "--bots", rules.sides)
@@ -292,7 +295,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
     wins = [0] * rules.sides
     points = [0] * rules.sides
     basras = [0] * rules.sides
-    deals = 0
+    deals = unfinished = 0
     started = time.perf_counter()
     with _progress() as progress:
         task = progress.add_task("matches", total=matches)
@@ -300,17 +303,19 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
             match_seed = seed + i
             match = Match(rules, match_seed, variant=name)
             bots = [make_bot(b, match_seed * 10 + seat) for seat, b in enumerate(bot_names)]
-            while not match.is_over:
+            while not match.is_over and len(match.deals) <= max_deals:
                 seat = match.state.to_play
                 match.play(bots[seat].choose(observe(match, seat)), checked=False)
-            assert match.winner is not None
-            wins[match.winner] += 1
-            deals += len(match.deals)
-            for deal in match.deals:
-                assert deal.score is not None
+            if match.winner is None:
+                unfinished += 1
+            else:
+                wins[match.winner] += 1
+            scored = [deal.score for deal in match.deals if deal.score is not None]
+            deals += len(scored)
+            for score in scored:
                 for side in range(rules.sides):
-                    points[side] += deal.score.total[side]
-                    basras[side] += deal.score.basras[side]
+                    points[side] += score.total[side]
+                    basras[side] += score.basras[side]
             if paths:
                 record = match_record(match, [Player(b, "bot") for b in bot_names])
                 with paths[i].open("x", encoding="utf-8") as file:
@@ -324,6 +329,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
         "matches": matches,
         "deals": deals,
         "wins": wins,
+        "unfinished": unfinished,
         "points_per_deal": [round(p / deals, 3) for p in points],
         "basras_per_deal": [round(b / deals, 3) for b in basras],
         "seconds": round(seconds, 3),
@@ -344,6 +350,9 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
             f"{points[side] / deals:.2f}", f"{basras[side] / deals:.3f}",
         )
     out.print(table)
+    if unfinished:
+        out.print(f"{_count(unfinished, 'match')} still undecided after {max_deals} deals "
+                  "(stopped; see --max-deals).")
     if records_dir is not None:
         out.print(f"Records written to {records_dir}/", soft_wrap=True)
 
@@ -620,7 +629,8 @@ class _TerminalGame:
 
 
 def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    plural = "es" if noun.endswith("ch") else "s"
+    return f"{number} {noun}{'' if number == 1 else plural}"
 
 
 def _cards(mask: int) -> list[int]:

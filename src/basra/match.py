@@ -74,6 +74,9 @@ def match_result(rules: Rules, totals: tuple[int, ...] | list[int],
     (None, 101)
     >>> match_result(make_rules("three-player"), [52, 60, 20], 51)
     (None, 61)
+    >>> match_result(make_rules("three-player", overrides={"target_raise": "lead"}),
+    ...              [52, 60, 20], 51)
+    (None, 70)
     """
     reached = [side for side, total in enumerate(totals) if total >= target]
     if not reached:
@@ -81,7 +84,8 @@ def match_result(rules: Rules, totals: tuple[int, ...] | list[int],
     if rules.tie_rule == "raise":
         if len(reached) == 1:
             return reached[0], target
-        return None, target + rules.target_step
+        base = max(totals) if rules.target_raise == "lead" else target
+        return None, base + rules.target_step
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     return (leaders[0] if len(leaders) == 1 else None), target
@@ -190,5 +194,7 @@ class Match:
         for side, points in enumerate(score.total):
             self.totals[side] += points
         self.winner, self.target = match_result(self.rules, self.totals, self.target)
-        if self.winner is None and self.auto_deal:
+        if self.winner is not None:
+            self.carry = 0  # a match that ends drops the pending majority prize
+        elif self.auto_deal:
             self.deal()

@@ -158,6 +158,8 @@ def replay(record: dict[str, Any]) -> Match:
 
     Raises :class:`RecordError` at the first thing that breaks the format or the rules.
     """
+    if not isinstance(record, dict):
+        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
     if record.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
     try:

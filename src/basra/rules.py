@@ -38,6 +38,7 @@ __all__ = [
     "MAJORITY_TIE_RULES",
     "PRESETS",
     "SEVEN_DIAMONDS_RULES",
+    "TARGET_RAISE_RULES",
     "TIE_RULES",
     "Preset",
     "Rules",
@@ -52,6 +53,7 @@ BASRA_RULES = ("clear", "lone")
 JACK_BASRA_RULES = ("never", "lone", "lone_or_pair")
 MAJORITY_TIE_RULES = ("none", "carry")
 TIE_RULES = ("highest", "raise")
+TARGET_RAISE_RULES = ("step", "lead")
 
 _STANDARD_POINTS = (("J", 1), ("A", 1), ("2C", 2), ("10D", 3))
 
@@ -127,6 +129,10 @@ class Rules:
     """highest (the highest total at or over the target wins) or raise (the target rises)."""
     target_step: int = 10
     """How far the target rises under tie_rule = raise."""
+    target_raise: str = "step"
+    """Under tie_rule = raise: the new target is the old one plus target_step (step), or
+    the highest total plus target_step (lead), which keeps strong players from racing on
+    past a target that rises more slowly than they score."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, message: str) -> None:
@@ -147,6 +153,7 @@ class Rules:
             ("jack_basra", JACK_BASRA_RULES),
             ("majority_tie", MAJORITY_TIE_RULES),
             ("tie_rule", TIE_RULES),
+            ("target_raise", TARGET_RAISE_RULES),
         ):
             value = getattr(self, name)
             need(value in allowed,
@@ -298,6 +305,8 @@ def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
     pairs: list[tuple[str, object]]
     if isinstance(value, Mapping):
         pairs = [(str(k), v) for k, v in value.items()]
+    elif isinstance(value, str) and value.strip().lower() == "none":
+        pairs = []
     elif isinstance(value, str):
         pairs = []
         for item in value.replace(",", " ").split():
@@ -309,8 +318,6 @@ def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
                     f"bad card_points entry {item!r}: expected CARD:POINTS such as J:1 or 10D:3"
                 )
             pairs.append((spec, points))
-        if value.strip().lower() == "none":
-            pairs = []
     elif isinstance(value, list | tuple):
         pairs = [(str(p[0]), p[1]) for p in value]
     else:
@@ -325,6 +332,7 @@ _CHOICES = {
     "jack_basra": JACK_BASRA_RULES,
     "majority_tie": MAJORITY_TIE_RULES,
     "tie_rule": TIE_RULES,
+    "target_raise": TARGET_RAISE_RULES,
 }
 
 

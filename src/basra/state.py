@@ -172,10 +172,21 @@ class DealState(NamedTuple):
                 mask |= hand
         return mask
 
-    def __repr__(self) -> str:
+    @classmethod
+    def from_position(cls, text: str) -> DealState:
+        """The state a one-line position describes (see :mod:`basra.position`)."""
+        from .position import parse_position
+
+        return parse_position(text)
+
+    def position(self) -> str:
+        """The one-line position text of this state."""
         from .position import position_text
 
-        return f"DealState.from_position({position_text(self)!r})"
+        return position_text(self)
+
+    def __repr__(self) -> str:
+        return f"DealState.from_position({self.position()!r})"
 
 
 def _dealing_order(rules: Rules, dealer: int) -> list[int]:
