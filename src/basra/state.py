@@ -297,15 +297,18 @@ def legal_moves(state: DealState) -> list[int]:
 
     Each equally large capture set is its own move; a card that captures nothing trails.
     """
-    table = state.table
-    floor = state.floor
+    return _moves(state.table, state.hands[state.to_play], state.floor)
+
+
+def _moves(table: CaptureTable, hand: int, floor: int) -> list[int]:
+    """The moves of ``hand`` on ``floor``: the move generator behind :func:`legal_moves`
+    and :func:`random_playout`."""
     key_masks = table.key_masks
     memos = table.memos
     optional = table.optional
     sweeps = table.sweeps
     moves: list[int] = []
     append = moves.append
-    hand = state.hands[state.to_play]
     while hand:
         low = hand & -hand
         hand ^= low
@@ -391,14 +394,10 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
     local variables between plays.
     """
     table, dealer, seat, floor, hands, piles, basras, last, batches, leftover = state
-    key_masks = table.key_masks
-    memos = table.memos
-    sweeps = table.sweeps
+    generate = _moves
     clears = table.clears
     side_of = table.side_of
-    optional = table.optional
     last_play_basra = table.last_play_basra
-    shifted_options = table.shifted_options
     is_basra = table.is_basra
     random_ = rng.random
     seats = list(hands)
@@ -406,36 +405,11 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
     basra_counts = list(basras)
     players = len(seats)
     first = (dealer + 1) % players
-    moves: list[int] = []
     while True:
         hand = seats[seat]
         if not hand:
             break
-        moves.clear()
-        append = moves.append
-        while hand:
-            low = hand & -hand
-            hand ^= low
-            card = low.bit_length() - 1
-            memo = memos[card]
-            if memo is None:
-                if floor and sweeps[card]:
-                    captures: tuple[int, ...] = (floor << 6,)
-                else:
-                    captures = shifted_options(card, floor)
-            else:
-                key = floor & key_masks[card]
-                known = memo.get(key)
-                if known is None:
-                    known = memo[key] = shifted_options(card, key)
-                captures = known
-            if captures:
-                for captured in captures:
-                    append(card | captured)
-                if optional:
-                    append(card)
-            else:
-                append(card)
+        moves = generate(table, hand, floor)
         move = moves[int(random_() * len(moves))]
         card = move & 63
         captured = move >> 6
