@@ -295,10 +295,10 @@ def test_a_trail_is_never_a_basra() -> None:
 def test_basras_are_counted_by_apply_for_the_side_that_plays() -> None:
     rules = make_rules("egyptian")
     state = position(rules, "3S 4H 9C", ["7H 2C", "9S QD"])
-    assert basras_after(state, "7H:3S+4H") == (0, 0)
-    after = apply(state, legal_moves(state)[1])  # 7H takes 4+3
-    assert move_text(legal_moves(state)[1]) == "7H:3S+4H"
-    assert basras_after(after, "9S:9C") == (0, 1)
+    assert basras_after(state, "7H:3S+4H") == (0, 0)  # the 9C stays
+    moves = {move_text(m): m for m in legal_moves(state)}
+    after = apply(state, moves["7H:3S+4H"])
+    assert basras_after(after, "9S:9C") == (0, 1)  # seat 1 clears the floor
 
 
 def test_pip_total() -> None:

@@ -429,8 +429,8 @@ def test_leftover_goes_to_the_last_capturer_and_is_no_basra() -> None:
 
 
 def test_leftover_that_clears_the_floor_is_still_no_basra() -> None:
-    # The last capturer picks up a single leftover card: never a basra (spec section 2).
-    rules = make_rules("egyptian", overrides={"jack_basra": "lone_or_pair"})
+    # The last capturer picks up the whole floor (one card): never a basra (spec section 2).
+    rules = make_rules("egyptian")
     state = position(rules, "5S", ["5H", "KD"])
     end = play_text(play_text(state, "5H"), "KD")
     assert end.leftover == mask("KD")
@@ -487,7 +487,7 @@ def test_partnership_piles_and_basras_are_pooled() -> None:
 
 
 def finished(rules: Rules, piles: list[int], basras: list[int]) -> DealState:
-    """A finished deal with those piles (the other cards uncaptured on... nowhere)."""
+    """A finished deal with those piles and basras; any other card stays on the floor."""
     texts = [" ".join(CARD_NAMES[c] for c in range(52) if p >> c & 1) or "-" for p in piles]
     floor = ALL_CARDS & ~sum(piles)
     return parse_position(

@@ -358,7 +358,7 @@ def _with_values(base: Rules, options: Mapping[str, Any]) -> Rules:
     known = option_names()
     changes: dict[str, Any] = {}
     for raw_name, value in options.items():
-        name = raw_name.strip().replace("-", "_")
+        name = raw_name.strip().replace("-", "_").lower()
         if name not in known:
             raise RulesError(
                 f"unknown rule option {raw_name!r}; the options are: {', '.join(known)}"
@@ -469,7 +469,7 @@ PRESETS: dict[str, Preset] = {
 def preset(name: str) -> Preset:
     """The preset of that name (case and ``_``/``-`` insensitive)."""
     key = name.strip().lower().replace("_", "-")
-    found = PRESETS.get(key) or PRESETS.get(key.replace("-", ""))
+    found = PRESETS.get(key)
     if found is None:
         raise RulesError(f"unknown variant {name!r}; the variants are: {', '.join(PRESETS)}")
     return found
