@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -333,3 +334,31 @@ def test_simulate_stops_undecided_matches_at_max_deals(tmp_path: Path) -> None:
         if "result" not in record:
             assert not match.is_over
             assert len([d for d in record["deals"] if "score" in d]) == 3
+
+
+def test_play_ctrl_c_saves_the_unfinished_record(tmp_path: Path) -> None:
+    import os
+    import select
+    import signal
+
+    path = tmp_path / "interrupted.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "basra", "play", "--seed", "9", "--record", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"Your play" not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 1)
+        if ready:
+            seen += os.read(process.stdout.fileno(), 4096)
+    assert b"Your play" in seen, "the game asked for a move"
+    process.send_signal(signal.SIGINT)
+    output, errors = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in errors
+    assert b"unfinished record" in seen + output
+    record = loads(path.read_text(encoding="utf-8"))
+    assert "result" not in record
+    assert not replay(record).is_over
