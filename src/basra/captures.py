@@ -189,6 +189,7 @@ class CaptureTable:
                 kinds.append(COURT)
         self.kinds = tuple(kinds)
         self._packings: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(11))
+        """Largest packings of the floor cards below each value, by those cards."""
         # Fast lookup for the move generator: for each card, the part of the floor its
         # options depend on and a memo of its options by that part. None marks the cards
         # whose options depend on the whole floor (Jacks, the 7♦ when it sweeps).
@@ -234,6 +235,8 @@ class CaptureTable:
         cache = self._packings[value]
         packings = cache.get(below)
         if packings is None:
+            if len(cache) >= MEMO_LIMIT:
+                cache.clear()
             packings = cache[below] = best_packings(value, below)
         if packings == (0,):
             return (matches,) if matches else ()
