@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .bots import BOTS, Bot, UnknownBotError, make_bot
+from .bots import BOT_LEVELS, Bot, UnknownBotError, bot_label, close_bot, make_bot
 from .cards import CARD_NAMES, InvalidCardError, card_long_name, cards_text, parse_card, parse_cards
 from .match import DealHistory, Match, MatchOverError, Play
 from .observe import observe
@@ -129,7 +129,7 @@ def _resolve_rules(variant: str | None, players: int | None, rule_items: Sequenc
 
 def _parse_bots(text: str, seats: int, what: str, sides: int | None = None) -> list[str]:
     """Bot names for ``seats`` seats: one for all, one per seat, or one per side."""
-    names = [word.strip().lower() for word in text.split(",") if word.strip()]
+    names = [bot_label(word) for word in text.split(",") if word.strip()]
     if len(names) == 1:
         names *= seats
     elif sides is not None and len(names) == sides < seats:
@@ -139,8 +139,9 @@ def _parse_bots(text: str, seats: int, what: str, sides: int | None = None) -> l
         raise UserError(f"{what}: give one bot, one per seat ({seats}){per_side}, "
                         f"not {len(names)} ({text!r})")
     for name in names:
-        if name not in BOTS:
-            raise UserError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}")
+        if name not in BOT_LEVELS and not (name.startswith("cmd:") and name[4:].strip()):
+            raise UserError(f"unknown bot {name!r}; the bots are: {', '.join(BOT_LEVELS)}, "
+                            "or cmd:COMMAND for a program speaking the bot protocol")
     return names
 
 
@@ -268,16 +269,19 @@ def _progress() -> Progress:
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the first match (match i uses seed + i).")
 @click.option("--bots", "bots_text", default="random", show_default=True, metavar="A,B,..",
-              help=f"One bot for every seat, one per seat or one per side: {', '.join(BOTS)}.")
+              help=f"One bot for every seat, one per seat or one per side: "
+                   f"{', '.join(BOT_LEVELS)}, or cmd:COMMAND.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory.")
+@click.option("--think-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Time budget per move of the master bot, in milliseconds.")
 @click.option("--max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Stop a match still undecided after this many deals (tie_rule=raise can "
                    "run on); it is recorded unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(variant: str | None, players: int | None, rule_items: Sequence[str],
              rules_file: Path | None, matches: int, seed: int, bots_text: str,
-             records_dir: Path | None, max_deals: int, as_json: bool) -> None:
+             records_dir: Path | None, think_ms: int, max_deals: int, as_json: bool) -> None:
     """Play complete matches between computer players and summarise them."""
     name, rules = _resolve_rules(variant, players, rule_items, rules_file)
     bot_names = _parse_bots(bots_text, rules.players, "--bots", rules.sides)
@@ -302,10 +306,15 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
         for i in range(matches):
             match_seed = seed + i
             match = Match(rules, match_seed, variant=name)
-            bots = [make_bot(b, match_seed * 10 + seat) for seat, b in enumerate(bot_names)]
-            while not match.is_over and len(match.deals) <= max_deals:
-                seat = match.state.to_play
-                match.play(bots[seat].choose(observe(match, seat)), checked=False)
+            bots = [make_bot(b, match_seed * 10 + seat, think_ms=think_ms)
+                    for seat, b in enumerate(bot_names)]
+            try:
+                while not match.is_over and len(match.deals) <= max_deals:
+                    seat = match.state.to_play
+                    match.play(bots[seat].choose(observe(match, seat)))
+            finally:
+                for bot in bots:
+                    close_bot(bot)
             if match.winner is None:
                 unfinished += 1
             else:
@@ -642,14 +651,17 @@ def _cards(mask: int) -> list[int]:
 @click.option("--seat", type=int, default=0, show_default=True,
               help="Your seat (0 plays first in the first deal unless seat 0 deals).")
 @click.option("--opponents", default="greedy", show_default=True, metavar="BOT[,BOT..]",
-              help=f"Computer players: {', '.join(BOTS)} (one for all, or one per other seat).")
+              help=f"Computer players: {', '.join(BOT_LEVELS)} or cmd:COMMAND "
+                   "(one for all, or one per other seat).")
+@click.option("--think-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Time budget per move of the master bot (and of hints), in milliseconds.")
 @click.option("--name", default="you", show_default=True, help="Your name in the record.")
 @click.option("--seed", type=int, help="Seed for the deal (random by default).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save the game record [default: the user data directory].")
 def play(variant: str | None, players: int | None, rule_items: Sequence[str],
-         rules_file: Path | None, seat: int, opponents: str, name: str, seed: int | None,
-         record_path: Path | None) -> None:
+         rules_file: Path | None, seat: int, opponents: str, think_ms: int, name: str,
+         seed: int | None, record_path: Path | None) -> None:
     """Play a full match in the terminal against computer players.
 
     The record is saved when the match ends, or when you stop with Ctrl-C, 'quit' or
@@ -663,7 +675,8 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     if seed is None:
         seed = int.from_bytes(__import__("os").urandom(4), "big")
     match = Match(rules, seed, variant=variant_name)
-    bots = {s: make_bot(b, seed * 10 + s) for s, b in zip(others, bot_names, strict=True)}
+    bots = {s: make_bot(b, seed * 10 + s, think_ms=think_ms)
+            for s, b in zip(others, bot_names, strict=True)}
     names = [name if s == seat else bots[s].name for s in range(rules.players)]
     game = _TerminalGame(match, seat, bots, names, record_path or _default_record_path())
     out.print(f"[bold]Basra[/] · {variant_name} · {rules.players} players"
@@ -677,6 +690,9 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
         code = 130 if isinstance(stop, KeyboardInterrupt) else 0
     except MatchOverError:
         pass
+    finally:
+        for bot in bots.values():
+            close_bot(bot)
     path = game.save()
     finished = "" if match.is_over else "unfinished "
     out.print(f"Saved the {finished}record to {path}", soft_wrap=True)

@@ -71,6 +71,24 @@ class Observation:
         return mask
 
     @property
+    def piles(self) -> tuple[int, ...]:
+        """Each side's captured cards this deal (public: every capture was seen)."""
+        piles = [0] * self.rules.sides
+        side_of = self.rules.side_of
+        for play in self.plays:
+            if play.captured:
+                piles[side_of[play.seat]] |= play.captured | 1 << play.card
+        return tuple(piles)
+
+    @property
+    def last_capturer(self) -> int:
+        """The seat that captured last this deal, -1 before any capture."""
+        for play in reversed(self.plays):
+            if play.captured:
+                return play.seat
+        return -1
+
+    @property
     def unseen(self) -> int:
         """Cards this seat has not seen: in other hands or the stock."""
         return ((1 << 52) - 1) & ~self.seen

@@ -1,5 +1,8 @@
 """Computer players. A bot sees only an :class:`~basra.observe.Observation` and returns
-one of its legal moves.
+one of its legal moves; it can never see other hands or the order of the stock.
+
+Levels, weakest first: ``random``, ``greedy``, ``expert``, ``master``. Any program can
+play too, through the bot protocol: ``cmd:COMMAND`` (see ``docs/protocol.md``).
 
 >>> from basra.match import Match
 >>> from basra.observe import observe
@@ -13,14 +16,25 @@ True
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from typing import Protocol
 
 from basra.observe import Observation
-from basra.state import capture_table
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "UnknownBotError", "make_bot"]
+from .simple import GreedyBot, RandomBot
+
+__all__ = [
+    "BOT_LEVELS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "UnknownBotError",
+    "bot_label",
+    "close_bot",
+    "make_bot",
+]
+
+BOT_LEVELS = ("random", "greedy", "expert", "master")
+"""The built-in levels, weakest first."""
 
 
 class UnknownBotError(ValueError):
@@ -37,63 +51,48 @@ class Bot(Protocol):
         ...
 
 
-class RandomBot:
-    """Plays a uniformly random legal move."""
+def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 1000,
+             workers: int | None = None) -> Bot:
+    """A bot by name: a level (``random``, ``greedy``, ``expert``, ``master``) or
+    ``cmd:COMMAND``, an external program speaking the bot protocol.
 
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, observation: Observation) -> int:
-        moves = observation.legal_moves
-        return moves[int(self.rng.random() * len(moves))]
-
-
-class GreedyBot:
-    """Plays the move worth the most this turn: points, basras, then cards.
-
-    A trail gives its card away, so among trails it prefers the card worth the fewest
-    points and the lowest, ties broken at random.
+    ``think_ms`` is the master's time budget per move; ``workers`` how many processes it
+    searches with (both cores by default).
     """
+    text = spec.strip()
+    if text.lower().startswith("cmd:"):
+        from basra.protocol import ExternalBot
 
-    name = "greedy"
+        command = text[4:].strip()
+        if not command:
+            raise UnknownBotError("cmd: needs a command, e.g. cmd:\"python my_bot.py\"")
+        return ExternalBot(command, seed=seed)
+    name = text.lower()
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot(seed)
+    if name == "expert":
+        from .expert import ExpertBot
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        return ExpertBot(seed)
+    if name == "master":
+        from .master import MasterBot
 
-    def value(self, observation: Observation, move: int) -> float:
-        """Immediate value of a move for this seat's side."""
-        rules = observation.rules
-        card, captured = move & 63, move >> 6
-        if not captured:
-            return -rules.points_of[card] - (card >> 2) / 100
-        table = capture_table(rules)
-        last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
-        basra = table.is_basra(observation.floor, card, captured) and (
-            rules.last_play_basra or not last_play
-        )
-        taken = captured | 1 << card
-        return (rules.card_points_of(taken) + basra * rules.basra_points
-                + taken.bit_count() * 0.5)
-
-    def choose(self, observation: Observation) -> int:
-        moves = observation.legal_moves
-        values = [self.value(observation, move) for move in moves]
-        best = max(values)
-        return self.rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
+        return MasterBot(seed, think_ms=think_ms, workers=workers)
+    raise UnknownBotError(
+        f"unknown bot {spec!r}; the bots are: {', '.join(BOT_LEVELS)}, or cmd:COMMAND"
+    )
 
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-}
-"""Bot factories by name; each takes a seed."""
+def bot_label(spec: str) -> str:
+    """A short name for a bot spec, as records and tables show it."""
+    text = spec.strip()
+    return text if text.lower().startswith("cmd:") else text.lower()
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``greedy``)."""
-    factory = BOTS.get(name.strip().lower())
-    if factory is None:
-        raise UnknownBotError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}")
-    return factory(seed)
+def close_bot(bot: Bot) -> None:
+    """Release what a bot holds (a subprocess, worker processes), if anything."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()

@@ -1,0 +1,63 @@
+"""The simple levels: a uniformly random player and a one-move greedy player."""
+
+from __future__ import annotations
+
+import random
+
+from basra.observe import Observation
+from basra.state import capture_table
+
+__all__ = ["GreedyBot", "RandomBot", "immediate_value"]
+
+
+def immediate_value(observation: Observation, move: int) -> float:
+    """What a move is worth to its side this turn: points, basras, then cards (0.5 each).
+
+    A trail gives its card away: it is worth minus the card's points, and lower cards
+    a little more (they are easier for others to take).
+    """
+    rules = observation.rules
+    card, captured = move & 63, move >> 6
+    if not captured:
+        return -rules.points_of[card] - (card >> 2) / 100
+    table = capture_table(rules)
+    last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
+    basra = table.is_basra(observation.floor, card, captured) and (
+        rules.last_play_basra or not last_play
+    )
+    taken = captured | 1 << card
+    return rules.card_points_of(taken) + basra * rules.basra_points + taken.bit_count() * 0.5
+
+
+class RandomBot:
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> int:
+        moves = observation.legal_moves
+        return moves[int(self.rng.random() * len(moves))]
+
+
+class GreedyBot:
+    """Plays the move worth the most this turn: points, basras, then cards.
+
+    A trail gives its card away, so among trails it prefers the card worth the fewest
+    points and the lowest, ties broken at random.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> int:
+        moves = observation.legal_moves
+        values = [immediate_value(observation, move) for move in moves]
+        best = max(values)
+        return self.rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
+
+
