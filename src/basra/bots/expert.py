@@ -1,0 +1,132 @@
+"""The expert: a fast hand-crafted player that counts cards.
+
+For each legal move it weighs what the move takes now against what it hands the next
+player. The next player's hand is a uniformly random set of the cards this seat has not
+seen (other hands and the stock: it counts every card played), so the expected value of
+their best reply is exact over that distribution: sort the unseen cards by the best reply
+each allows, and weight the i-th by the chance that it is the best card they hold,
+``C(u - i, h - 1) / C(u, h)``. That one term is what keeps it from leaving a lone card
+the next player can take as a basra, or a floor a Jack or the 7♦ would sweep.
+
+On top of it: Jacks (and a sweeping 7♦) are kept for rich floors, the majority race is
+weighed by how open it still is, and in partnerships gains are its side's.
+"""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+from basra.captures import JACK_KIND, SEVEN_SMALL, SEVEN_SWEEP
+from basra.observe import Observation
+from basra.state import capture_table
+
+__all__ = ["ExpertBot", "expected_best_reply"]
+
+SWEEPER_KEEP = 2.5
+"""Points a Jack (or sweeping 7♦) is worth kept in hand for a richer floor."""
+
+
+def card_weight(observation: Observation) -> float:
+    """Value of one captured card in the majority race, from how open the race is."""
+    rules = observation.rules
+    prize = rules.majority_points + observation.carry
+    piles = observation.pile_counts
+    mine = piles[observation.side]
+    best_other = max((c for s, c in enumerate(piles) if s != observation.side), default=0)
+    remaining = 52 - sum(piles)
+    if mine - best_other > remaining or best_other - mine > remaining:
+        return 0.05  # decided either way
+    # Spread the prize over the cards still in play; the closer the race, the more each counts.
+    return max(0.05, min(1.5, 2.0 * prize / max(remaining, 8) / max(1, rules.sides - 1)))
+
+
+def _value_of_take(observation: Observation, floor: int, card: int, captured: int,
+                   weight: float, last_play: bool) -> float:
+    rules = observation.rules
+    if not captured:
+        return 0.0
+    table = capture_table(rules)
+    basra = table.is_basra(floor, card, captured) and (rules.last_play_basra or not last_play)
+    taken = captured | 1 << card
+    return rules.card_points_of(taken) + basra * rules.basra_points + taken.bit_count() * weight
+
+
+def best_reply_value(observation: Observation, floor: int, card: int, weight: float) -> float:
+    """The most a player gets this turn by playing ``card`` on ``floor``."""
+    table = capture_table(observation.rules)
+    best = 0.0
+    for captured in table.options(card, floor):
+        value = _value_of_take(observation, floor, card, captured, weight, last_play=False)
+        best = max(best, value)
+    return best
+
+
+def expected_best_reply(values: list[float], hand_size: int) -> float:
+    """Expected maximum of ``values`` over a uniformly random hand of ``hand_size`` of them.
+
+    >>> expected_best_reply([10.0, 0.0, 0.0, 0.0], 1)
+    2.5
+    >>> expected_best_reply([10.0, 0.0, 0.0, 0.0], 4)
+    10.0
+    """
+    unseen = len(values)
+    if unseen == 0 or hand_size <= 0:
+        return 0.0
+    hand_size = min(hand_size, unseen)
+    total = comb(unseen, hand_size)
+    expected = 0.0
+    for i, value in enumerate(sorted(values, reverse=True), 1):
+        if value <= 0:
+            break
+        expected += value * comb(unseen - i, hand_size - 1) / total
+    return expected
+
+
+class ExpertBot:
+    """Counts cards and weighs each move against the next player's best reply."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def move_values(self, observation: Observation) -> list[tuple[int, float]]:
+        """Every legal move with its estimated worth, in the order of the legal moves."""
+        rules = observation.rules
+        table = capture_table(rules)
+        weight = card_weight(observation)
+        floor = observation.floor
+        unseen = [c for c in range(52) if observation.unseen >> c & 1]
+        players = rules.players
+        following = (observation.seat + 1) % players
+        my_cards = observation.hand_counts[observation.seat]
+        round_ends = following == (observation.dealer + 1) % players and my_cards == 1
+        if round_ends:
+            reply_hand = rules.hand_size if observation.stock_count else 0
+        else:
+            reply_hand = observation.hand_counts[following]
+        last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
+        same_side = rules.side_of[following] == observation.side
+        late = observation.stock_count == 0
+        values: list[tuple[int, float]] = []
+        for move in observation.legal_moves:
+            card, captured = move & 63, move >> 6
+            gain = _value_of_take(observation, floor, card, captured, weight, last_play)
+            after = floor ^ captured if captured else floor | 1 << card
+            if not captured:
+                gain -= rules.points_of[card] * 0.5  # a trailed point card may be lost
+            if table.kinds[card] in (JACK_KIND, SEVEN_SWEEP, SEVEN_SMALL) and not late:
+                gain -= SWEEPER_KEEP
+            risk = 0.0
+            if reply_hand and after:
+                replies = [best_reply_value(observation, after, c, weight) for c in unseen]
+                risk = expected_best_reply(replies, reply_hand)
+            values.append((move, gain + risk if same_side else gain - risk))
+        return values
+
+    def choose(self, observation: Observation) -> int:
+        values = self.move_values(observation)
+        best = max(value for _, value in values)
+        choices = [move for move, value in values if value >= best - 1e-9]
+        return choices[0] if len(choices) == 1 else self.rng.choice(choices)

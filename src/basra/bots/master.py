@@ -1,0 +1,117 @@
+"""The master: a search player with a time budget per move.
+
+Perfect-information Monte Carlo: it samples the cards it has not seen into the other
+hands and the stock (consistently with everything observed), plays every legal move on
+the same sample, finishes the deal with greedy play for all seats, and keeps the mean
+points margin of each move. It searches on both cores (one worker process each) until
+its budget is spent. When every hidden card is known (two players, stock empty: the
+other hand is exactly the unseen cards) it solves the rest of the deal exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import NamedTuple
+
+from basra.observe import Observation
+
+from .search import deal_margin, greedy_playout, sample_state, solve
+
+__all__ = ["MasterBot", "MoveEstimate", "search_moves"]
+
+
+class MoveEstimate(NamedTuple):
+    """A move's estimated points margin to the end of the deal, and on how many samples."""
+
+    move: int
+    value: float
+    samples: int
+
+
+def search_moves(observation: Observation, seconds: float, seed: int) -> list[tuple[float, int]]:
+    """Sampled margins of every legal move until ``seconds`` pass: (sum, samples) each."""
+    rng = random.Random(seed)
+    moves = observation.legal_moves
+    sums = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    side = observation.side
+    carry = observation.carry
+    from basra.state import apply
+
+    deadline = time.perf_counter() + seconds
+    while True:
+        sample = sample_state(observation, rng)
+        for i, move in enumerate(moves):
+            final = greedy_playout(apply(sample, move), rng)
+            sums[i] += deal_margin(final, side, carry)
+            counts[i] += 1
+        if time.perf_counter() >= deadline:
+            break
+    return list(zip(sums, counts, strict=True))
+
+
+def _fully_known(observation: Observation) -> bool:
+    return observation.rules.sides == 2 and observation.rules.players == 2 and (
+        observation.stock_count == 0
+    )
+
+
+class MasterBot:
+    """Searches each move for ``think_ms`` milliseconds on ``workers`` processes."""
+
+    name = "master"
+
+    def __init__(self, seed: int | None = None, *, think_ms: int = 1000,
+                 workers: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.think_ms = think_ms
+        self.workers = max(1, workers if workers is not None else min(2, os.cpu_count() or 1))
+        self._pool: Executor | None = None
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __del__(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def estimates(self, observation: Observation) -> list[MoveEstimate]:
+        """Every legal move's expected points margin to the end of the deal, best first."""
+        moves = observation.legal_moves
+        if _fully_known(observation):
+            sample = sample_state(observation, self.rng)  # the only consistent deal
+            exact = solve(sample, observation.side, observation.carry)
+            ranked = [MoveEstimate(m, exact[m], 1) for m in moves]
+        else:
+            seconds = max(0.005, self.think_ms / 1000 - 0.02)
+            seeds = [self.rng.getrandbits(32) for _ in range(self.workers)]
+            if self.workers == 1:
+                results = [search_moves(observation, seconds, seeds[0])]
+            else:
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(max_workers=self.workers)
+                futures = [self._pool.submit(search_moves, observation, seconds, s)
+                           for s in seeds]
+                results = [f.result() for f in futures]
+            ranked = []
+            for i, move in enumerate(moves):
+                total = sum(r[i][0] for r in results)
+                count = sum(r[i][1] for r in results)
+                ranked.append(MoveEstimate(move, total / count, count))
+        return sorted(ranked, key=lambda e: -e.value)
+
+    def choose(self, observation: Observation) -> int:
+        moves = observation.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        ranked = self.estimates(observation)
+        best = ranked[0].value
+        choices = [e.move for e in ranked if e.value >= best - 1e-9]
+        return choices[0] if len(choices) == 1 else self.rng.choice(choices)

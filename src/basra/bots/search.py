@@ -1,0 +1,119 @@
+"""Search tools for the strong bots: sampling hidden cards, fast rollouts, exact endgames.
+
+Everything here works from an :class:`~basra.observe.Observation`: a sampled state puts
+the cards this seat has not seen into the other hands and the stock at random, keeping
+every count it knows, so a search never uses what the seat cannot know.
+"""
+
+from __future__ import annotations
+
+import random
+
+from basra.observe import Observation
+from basra.state import DealState, apply, capture_table, deal_score, legal_moves
+
+__all__ = ["deal_margin", "greedy_playout", "sample_state", "solve"]
+
+
+def sample_state(observation: Observation, rng: random.Random) -> DealState:
+    """A full deal state consistent with everything the seat has seen.
+
+    The unseen cards are shuffled into the other seats' hands (by their counts) and the
+    stock (in batches, in dealing order).
+    """
+    rules = observation.rules
+    unseen = [c for c in range(52) if observation.unseen >> c & 1]
+    rng.shuffle(unseen)
+    players = rules.players
+    hands = [0] * players
+    position = 0
+    for seat in range(players):
+        if seat == observation.seat:
+            hands[seat] = observation.hand
+            continue
+        for card in unseen[position:position + observation.hand_counts[seat]]:
+            hands[seat] |= 1 << card
+        position += observation.hand_counts[seat]
+    first = (observation.dealer + 1) % players
+    order = [(first + i) % players for i in range(players)]
+    size = rules.hand_size
+    batches = []
+    while position < len(unseen):
+        batch = [0] * players
+        for seat in order:
+            for card in unseen[position:position + size]:
+                batch[seat] |= 1 << card
+            position += size
+        batches.append(tuple(batch))
+    return DealState(
+        capture_table(rules), observation.dealer, observation.to_play, observation.floor,
+        tuple(hands), observation.piles, observation.basras, observation.last_capturer,
+        tuple(batches), 0,
+    )
+
+
+def deal_margin(state: DealState, side: int, carry: int = 0) -> float:
+    """A finished deal's points for ``side`` minus the mean of the other sides'."""
+    total = deal_score(state, carry).total
+    others = [points for s, points in enumerate(total) if s != side]
+    return total[side] - sum(others) / len(others)
+
+
+def _greedy_move(state: DealState, moves: list[int], rng: random.Random) -> int:
+    """The move worth most this turn (points, basra, cards), ties broken at random."""
+    table = state.table
+    rules = table.rules
+    points = rules.points_of
+    floor = state.floor
+    best_value = -1e9
+    best: list[int] = []
+    for move in moves:
+        card, captured = move & 63, move >> 6
+        if captured:
+            taken = captured | 1 << card
+            value = rules.card_points_of(taken) + 0.5 * taken.bit_count()
+            if table.is_basra(floor, card, captured):
+                value += rules.basra_points
+        else:
+            value = -points[card] - (card >> 2) / 100
+        if value > best_value:
+            best_value, best = value, [move]
+        elif value == best_value:
+            best.append(move)
+    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+
+def greedy_playout(state: DealState, rng: random.Random) -> DealState:
+    """Play the deal to its end with every seat playing the greedy move."""
+    while not state.is_over:
+        moves = legal_moves(state)
+        state = apply(state, moves[0] if len(moves) == 1 else _greedy_move(state, moves, rng))
+    return state
+
+
+def solve(state: DealState, side: int, carry: int = 0) -> dict[int, float]:
+    """Exact value (``deal_margin``) of every legal move when all cards are known.
+
+    Alpha-beta over the rest of the deal, for two sides: ``side`` maximises, the other
+    minimises. Meant for the last batch of a deal (a few cards in each hand).
+    """
+    side_of = state.rules.side_of
+
+    def value(node: DealState, alpha: float, beta: float) -> float:
+        if node.is_over:
+            return deal_margin(node, side, carry)
+        maximising = side_of[node.to_play] == side
+        best = -1e9 if maximising else 1e9
+        for move in legal_moves(node):
+            result = value(apply(node, move), alpha, beta)
+            if maximising:
+                best = max(best, result)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, result)
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        return best
+
+    return {move: value(apply(state, move), -1e9, 1e9) for move in legal_moves(state)}
