@@ -445,3 +445,16 @@ def test_simulate_goes_on_when_a_bot_crashes(tmp_path: Path) -> None:
     assert "giving up on the bot after 3 restarts" in result.stderr
     assert json.loads(result.stdout)["matches"] == 1
     replay(loads((tmp_path / "out" / "match-9.json").read_text(encoding="utf-8")))
+
+
+def test_arena_plays_a_cmd_bot_in_worker_processes(tmp_path: Path) -> None:
+    spec = f"cmd:{PYTHON} examples/bot_example.py"
+    result = basra("arena", "--bots", f"{spec},greedy", "-n", "2", "--jobs", "2",
+                   "--records", str(tmp_path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert "basra: bot" not in result.stderr
+    assert json.loads(result.stdout)["bots"] == [spec, "greedy"]
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 2
+    for path in records:
+        assert replay(loads(path.read_text(encoding="utf-8"))).is_over

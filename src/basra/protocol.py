@@ -198,18 +198,15 @@ class ExternalBot:
         if process is None:
             return
         self._process = None
-        try:
-            if process.stdin is not None:
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):  # it may be gone already
                 process.stdin.write(json.dumps({"type": "quit"}) + "\n")
                 process.stdin.flush()
-                process.stdin.close()
-        except (OSError, ValueError):
-            pass
+        _close_stdin(process)
         try:
             process.wait(QUIT_GRACE)
         except subprocess.TimeoutExpired:
             _kill(process)
-        _close_stdin(process)
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -289,7 +286,7 @@ class ExternalBot:
         try:
             return read_move(text, observation.legal_moves)
         except ValueError as error:
-            raise _BotFailure(f"answered {text!r}: {error}", restart=False) from None
+            raise _BotFailure(f"answered {_quote(text)}: {error}", restart=False) from None
 
     def _crash(self) -> _BotFailure:
         """What happened to a program whose pipes closed."""
