@@ -15,15 +15,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from basra.bots import GreedyBot, RandomBot, UnknownBotError, make_bot
+from basra import bots
+from basra.bots import Bot, GreedyBot, RandomBot, UnknownBotError
 from basra.cards import ALL_CARDS, CARD_NAMES, iter_cards, parse_card
 from basra.match import Match
 from basra.observe import Observation, observe
 from basra.rules import PRESETS, Rules, make_rules
 from basra.state import Layout, legal_moves, make_move, move_text
 
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "expert", "master")
 """The bot levels every fairness and legality test runs."""
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot of that level; the master searches a fixed number of samples on one process,
+    so its choices are reproducible."""
+    return bots.make_bot(name, seed, workers=1, samples=2)
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
 GAME_IDS = [f"{name}/{players}" for name, players in GAMES]

@@ -1,4 +1,4 @@
-"""The ``basra`` command: play, simulate, replay, capture, variants, bench."""
+"""The ``basra`` command: play, simulate, arena, replay, capture, variants, bench."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .bots import BOT_LEVELS, Bot, UnknownBotError, bot_label, close_bot, make_bot
+from .bots.master import MasterBot
 from .cards import CARD_NAMES, InvalidCardError, card_long_name, cards_text, parse_card, parse_cards
 from .match import DealHistory, Match, MatchOverError, Play
 from .observe import observe
@@ -585,7 +586,8 @@ class _TerminalGame:
     """One human seat against computer players, in the terminal."""
 
     def __init__(self, match: Match, human: int, bots: dict[int, Bot], names: list[str],
-                 record_path: Path) -> None:
+                 record_path: Path, hints: MasterBot | None = None) -> None:
+        self.hints = hints
         self.match = match
         self.rules = match.rules
         self.human = human
@@ -631,6 +633,23 @@ class _TerminalGame:
         hand = " ".join(f"[bold]{i}[/]) {CARD_NAMES[c]}" for i, c in
                         enumerate(_cards(view.hand), 1))
         out.print(f"[bold]Your hand:[/] {hand}")
+
+    def show_hints(self) -> None:
+        assert self.hints is not None
+        view = observe(self.match, self.human)
+        if len(view.legal_moves) < 2:
+            return
+        estimates = self.hints.estimates(view)
+        out.print("[bold]Hints[/] (the master's expected points margin to the end of the deal):")
+        table = Table()
+        table.add_column("move")
+        table.add_column("margin", justify="right")
+        for estimate in estimates:
+            captured = move_captured(estimate.move)
+            text = CARD_NAMES[move_card(estimate.move)]
+            text += f" takes {cards_text(captured)}" if captured else " (trail)"
+            table.add_row(text, f"{estimate.value:+.1f}")
+        out.print(table)
 
     def ask_move(self) -> int:
         view = observe(self.match, self.human)
@@ -709,6 +728,8 @@ class _TerminalGame:
             seat = match.state.to_play
             if seat == self.human:
                 self.show_table()
+                if self.hints is not None:
+                    self.show_hints()
                 move = self.ask_move()
             else:
                 move = self.bots[seat].choose(observe(match, seat))
@@ -745,13 +766,15 @@ def _cards(mask: int) -> list[int]:
                    "(one for all, or one per other seat).")
 @click.option("--think-ms", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Time budget per move of the master bot (and of hints), in milliseconds.")
+@click.option("--hints", is_flag=True,
+              help="Before each of your moves, show the master's estimate for every move.")
 @click.option("--name", default="you", show_default=True, help="Your name in the record.")
 @click.option("--seed", type=int, help="Seed for the deal (random by default).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save the game record [default: the user data directory].")
 def play(variant: str | None, players: int | None, rule_items: Sequence[str],
-         rules_file: Path | None, seat: int, opponents: str, think_ms: int, name: str,
-         seed: int | None, record_path: Path | None) -> None:
+         rules_file: Path | None, seat: int, opponents: str, think_ms: int, hints: bool,
+         name: str, seed: int | None, record_path: Path | None) -> None:
     """Play a full match in the terminal against computer players.
 
     The record is saved when the match ends, or when you stop with Ctrl-C, 'quit' or
@@ -768,7 +791,9 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     bots = {s: make_bot(b, seed * 10 + s, think_ms=think_ms)
             for s, b in zip(others, bot_names, strict=True)}
     names = [name if s == seat else bots[s].name for s in range(rules.players)]
-    game = _TerminalGame(match, seat, bots, names, record_path or _default_record_path())
+    adviser = MasterBot(seed * 10 + seat, think_ms=think_ms) if hints else None
+    game = _TerminalGame(match, seat, bots, names, record_path or _default_record_path(),
+                         adviser)
     out.print(f"[bold]Basra[/] · {variant_name} · {rules.players} players"
               + (" in partnerships (seats 0 & 2 against 1 & 3)" if rules.partnership else "")
               + f" · first to {rules.target} · you are seat {seat}")
@@ -781,7 +806,7 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     except MatchOverError:
         pass
     finally:
-        for bot in bots.values():
+        for bot in [*bots.values(), *([adviser] if adviser else [])]:
             close_bot(bot)
     path = game.save()
     finished = "" if match.is_over else "unfinished "

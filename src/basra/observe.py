@@ -20,9 +20,9 @@ from typing import Any
 from .cards import CARD_NAMES, iter_cards
 from .match import Match, Play
 from .rules import Rules
-from .state import move_text
+from .state import DealState, legal_moves, move_text
 
-__all__ = ["Observation", "observe"]
+__all__ = ["Observation", "observe", "observe_state"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,10 @@ class Observation:
     stock_count: int
     pile_counts: tuple[int, ...]
     """Cards captured by each side so far this deal."""
+    piles: tuple[int, ...]
+    """Each side's captured cards this deal (public: every capture was seen)."""
+    last_capturer: int
+    """The seat that captured last this deal, -1 before any capture."""
     basras: tuple[int, ...]
     """Basras of each side so far this deal."""
     totals: tuple[int, ...]
@@ -64,29 +68,12 @@ class Observation:
 
     @property
     def seen(self) -> int:
-        """Every card this seat has seen: its hand, the initial floor and all plays."""
-        mask = self.hand | self.initial_floor
-        for play in self.plays:
-            mask |= 1 << play.card
+        """Every card this seat has seen: its hand, the floor and every captured card
+        (all were face up on the floor at some time)."""
+        mask = self.hand | self.floor
+        for pile in self.piles:
+            mask |= pile
         return mask
-
-    @property
-    def piles(self) -> tuple[int, ...]:
-        """Each side's captured cards this deal (public: every capture was seen)."""
-        piles = [0] * self.rules.sides
-        side_of = self.rules.side_of
-        for play in self.plays:
-            if play.captured:
-                piles[side_of[play.seat]] |= play.captured | 1 << play.card
-        return tuple(piles)
-
-    @property
-    def last_capturer(self) -> int:
-        """The seat that captured last this deal, -1 before any capture."""
-        for play in reversed(self.plays):
-            if play.captured:
-                return play.seat
-        return -1
 
     @property
     def unseen(self) -> int:
@@ -110,6 +97,8 @@ class Observation:
             "hand_counts": list(self.hand_counts),
             "stock_count": self.stock_count,
             "pile_counts": list(self.pile_counts),
+            "piles": [names(pile) for pile in self.piles],
+            "last_capturer": self.last_capturer,
             "basras": list(self.basras),
             "totals": list(self.totals),
             "target": self.target,
@@ -130,15 +119,37 @@ def observe(match: Match, seat: int) -> Observation:
     rules = match.rules
     if not 0 <= seat < rules.players:
         raise ValueError(f"seat {seat} is not a seat of {rules.players} players")
-    state = match.state
     history = match.deals[-1]
-    in_progress = match.deal_in_progress
     totals = list(match.totals)
+    carry = match.carry
     if history.score is not None:  # the deal is finished: show the totals before it
         totals = [t - s for t, s in zip(totals, history.score.total, strict=True)]
+        carry = history.score.carry_in
     initial_floor = 0
     for card in history.layout.floor:
         initial_floor |= 1 << card
+    return observe_state(
+        match.state, seat, totals=tuple(totals), target=match.target, carry=carry,
+        deal_number=len(match.deals), plays=tuple(history.plays), initial_floor=initial_floor,
+    )
+
+
+def observe_state(
+    state: DealState,
+    seat: int,
+    *,
+    totals: tuple[int, ...] | None = None,
+    target: int | None = None,
+    carry: int = 0,
+    deal_number: int = 1,
+    plays: tuple[Play, ...] = (),
+    initial_floor: int | None = None,
+) -> Observation:
+    """What ``seat`` may see of a deal state (a position without its match around it)."""
+    rules = state.rules
+    if not 0 <= seat < rules.players:
+        raise ValueError(f"seat {seat} is not a seat of {rules.players} players")
+    in_progress = not state.is_over
     to_play = state.to_play if in_progress else -1
     return Observation(
         rules=rules,
@@ -147,15 +158,17 @@ def observe(match: Match, seat: int) -> Observation:
         to_play=to_play,
         hand=state.hands[seat],
         floor=state.floor,
-        initial_floor=initial_floor,
+        initial_floor=state.floor if initial_floor is None else initial_floor,
         hand_counts=tuple(h.bit_count() for h in state.hands),
         stock_count=state.stock_count,
         pile_counts=tuple(p.bit_count() for p in state.piles),
+        piles=state.piles,
+        last_capturer=state.last_capturer,
         basras=state.basras,
-        totals=tuple(totals),
-        target=match.target,
-        carry=match.carry if history.score is None else history.score.carry_in,
-        deal_number=len(match.deals),
-        plays=tuple(history.plays),
-        legal_moves=tuple(match.legal_moves()) if to_play == seat else (),
+        totals=(0,) * rules.sides if totals is None else totals,
+        target=rules.target if target is None else target,
+        carry=carry,
+        deal_number=deal_number,
+        plays=plays,
+        legal_moves=tuple(legal_moves(state)) if to_play == seat else (),
     )

@@ -52,12 +52,13 @@ class Bot(Protocol):
 
 
 def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 1000,
-             workers: int | None = None) -> Bot:
+             workers: int | None = None, samples: int | None = None) -> Bot:
     """A bot by name: a level (``random``, ``greedy``, ``expert``, ``master``) or
     ``cmd:COMMAND``, an external program speaking the bot protocol.
 
     ``think_ms`` is the master's time budget per move; ``workers`` how many processes it
-    searches with (both cores by default).
+    searches with (both cores by default); ``samples`` a fixed number of samples per
+    worker instead of the time budget, for reproducible play.
     """
     text = spec.strip()
     if text.lower().startswith("cmd:"):
@@ -79,7 +80,7 @@ def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 1000,
     if name == "master":
         from .master import MasterBot
 
-        return MasterBot(seed, think_ms=think_ms, workers=workers)
+        return MasterBot(seed, think_ms=think_ms, workers=workers, samples=samples)
     raise UnknownBotError(
         f"unknown bot {spec!r}; the bots are: {', '.join(BOT_LEVELS)}, or cmd:COMMAND"
     )

@@ -10,6 +10,7 @@ other hand is exactly the unseen cards) it solves the rest of the deal exactly.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import time
@@ -31,8 +32,13 @@ class MoveEstimate(NamedTuple):
     samples: int
 
 
-def search_moves(observation: Observation, seconds: float, seed: int) -> list[tuple[float, int]]:
-    """Sampled margins of every legal move until ``seconds`` pass: (sum, samples) each."""
+def search_moves(observation: Observation, seconds: float, seed: int,
+                 samples: int | None = None) -> list[tuple[float, int]]:
+    """Sampled margins of every legal move: (sum, samples) each.
+
+    Samples until ``seconds`` pass, or exactly ``samples`` times when that is given (for
+    reproducible results, whatever the machine's speed).
+    """
     rng = random.Random(seed)
     moves = observation.legal_moves
     sums = [0.0] * len(moves)
@@ -42,13 +48,15 @@ def search_moves(observation: Observation, seconds: float, seed: int) -> list[tu
     from basra.state import apply
 
     deadline = time.perf_counter() + seconds
+    done = 0
     while True:
         sample = sample_state(observation, rng)
         for i, move in enumerate(moves):
             final = greedy_playout(apply(sample, move), rng)
             sums[i] += deal_margin(final, side, carry)
             counts[i] += 1
-        if time.perf_counter() >= deadline:
+        done += 1
+        if done == samples or (samples is None and time.perf_counter() >= deadline):
             break
     return list(zip(sums, counts, strict=True))
 
@@ -65,9 +73,11 @@ class MasterBot:
     name = "master"
 
     def __init__(self, seed: int | None = None, *, think_ms: int = 1000,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, samples: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
+        self.samples = samples
+        """A fixed number of samples per worker instead of the time budget (reproducible)."""
         self.workers = max(1, workers if workers is not None else min(2, os.cpu_count() or 1))
         self._pool: Executor | None = None
 
@@ -93,11 +103,16 @@ class MasterBot:
             seconds = max(0.005, self.think_ms / 1000 - 0.02)
             seeds = [self.rng.getrandbits(32) for _ in range(self.workers)]
             if self.workers == 1:
-                results = [search_moves(observation, seconds, seeds[0])]
+                results = [search_moves(observation, seconds, seeds[0], self.samples)]
             else:
                 if self._pool is None:
-                    self._pool = ProcessPoolExecutor(max_workers=self.workers)
-                futures = [self._pool.submit(search_moves, observation, seconds, s)
+                    # Not fork: the caller may run threads (a progress bar).
+                    context = multiprocessing.get_context(
+                        "forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                        else "spawn")
+                    self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                                     mp_context=context)
+                futures = [self._pool.submit(search_moves, observation, seconds, s, self.samples)
                            for s in seeds]
                 results = [f.result() for f in futures]
             ranked = []
