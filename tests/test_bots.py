@@ -7,11 +7,11 @@ import random
 import pytest
 
 from basra.bots import make_bot
-from basra.cards import CARD_NAMES
 from basra.bots.expert import ExpertBot, expected_best_reply
 from basra.bots.master import MasterBot
 from basra.bots.search import deal_margin, sample_state, solve
 from basra.bots.simple import GreedyBot
+from basra.cards import CARD_NAMES
 from basra.match import Match
 from basra.observe import observe, observe_state
 from basra.position import parse_position
