@@ -100,7 +100,7 @@ class MasterBot:
             exact = solve(sample, observation.side, observation.carry)
             ranked = [MoveEstimate(m, exact[m], 1) for m in moves]
         else:
-            seconds = max(0.005, self.think_ms / 1000 - 0.02)
+            seconds = max(0.005, self.think_ms / 1000 - 0.05)  # room for the hand-over
             seeds = [self.rng.getrandbits(32) for _ in range(self.workers)]
             if self.workers == 1:
                 results = [search_moves(observation, seconds, seeds[0], self.samples)]
