@@ -24,7 +24,7 @@ def basra(*args: str, stdin: str = "", env: dict[str, str] | None = None,
 def test_help_lists_every_command() -> None:
     result = basra("--help")
     assert result.returncode == 0
-    for command in ("variants", "capture", "simulate", "replay", "play", "bench"):
+    for command in ("variants", "capture", "simulate", "arena", "replay", "play", "bench"):
         assert command in result.stdout
 
 
@@ -362,3 +362,28 @@ def test_play_ctrl_c_saves_the_unfinished_record(tmp_path: Path) -> None:
     record = loads(path.read_text(encoding="utf-8"))
     assert "result" not in record
     assert not replay(record).is_over
+
+
+def test_play_with_hints_against_the_expert(tmp_path: Path) -> None:
+    path = tmp_path / "hinted.json"
+    result = basra("play", "--seed", "12", "--opponents", "expert", "--hints", "--think-ms",
+                   "30", "--record", str(path), stdin="1\n" * 3000)
+    assert result.returncode == 0, result.stderr
+    assert "Hints" in result.stdout and "margin" in result.stdout
+    record = loads(path.read_text(encoding="utf-8"))
+    assert record["players"][1] == {"name": "expert", "kind": "bot"}
+    assert replay(record).is_over
+
+
+def test_simulate_and_arena_accept_every_level(tmp_path: Path) -> None:
+    result = basra("simulate", "-n", "1", "--bots", "expert,master", "--think-ms", "20",
+                   "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["bots"] == ["expert", "master"]
+    arena = basra("arena", "--bots", "master,expert", "-n", "2", "--think-ms", "20",
+                  "--jobs", "2", "--json")
+    assert arena.returncode == 0, arena.stderr
+    data = json.loads(arena.stdout)
+    assert data["bots"] == ["master", "expert"] and data["matches"] == 2
+    assert all(0 <= lo <= rate <= hi <= 1 for rate, (lo, hi) in
+               zip(data["win_rate"], data["win_rate_ci95"], strict=True))
