@@ -387,3 +387,16 @@ def test_simulate_and_arena_accept_every_level(tmp_path: Path) -> None:
     assert data["bots"] == ["master", "expert"] and data["matches"] == 2
     assert all(0 <= lo <= rate <= hi <= 1 for rate, (lo, hi) in
                zip(data["win_rate"], data["win_rate_ci95"], strict=True))
+
+
+def test_play_against_an_external_bot(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "bot_example.py"
+    spec = f"cmd:{sys.executable} {example}"
+    path = tmp_path / "external.json"
+    result = basra("play", "--seed", "14", "--opponents", spec, "--record", str(path),
+                   stdin="1\n" * 3000)
+    assert result.returncode == 0, result.stderr
+    assert "fallback" not in result.stderr  # the example bot never needed one
+    record = loads(path.read_text(encoding="utf-8"))
+    assert record["players"][1] == {"name": spec, "kind": "bot"}
+    assert replay(record).is_over

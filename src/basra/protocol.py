@@ -34,14 +34,14 @@ from typing import IO, Any
 
 from basra.bots import UnknownBotError
 from basra.bots.simple import GreedyBot
-from basra.cards import card_name, cards_text, parse_card, parse_cards
+from basra.cards import card_name, cards_text
 from basra.observe import Observation
 from basra.state import (
     AmbiguousMoveError,
     IllegalMoveError,
-    InvalidMoveError,
     make_move,
     move_text,
+    split_move_text,
 )
 
 __all__ = ["MAX_RESTARTS", "PROTOCOL", "ExternalBot", "read_move"]
@@ -71,15 +71,7 @@ def read_move(text: str, legal_moves: Sequence[int]) -> int:
     ...
     basra.state.AmbiguousMoveError: 7H can capture in several ways: 7H:3C+4H, 7H:7S
     """
-    card_text, sep, captured_text = text.strip().partition(":")
-    try:
-        card = parse_card(card_text)
-        captured = 0
-        if sep and captured_text.strip() not in ("", "-"):
-            for c in parse_cards(captured_text.replace("+", " ")):
-                captured |= 1 << c
-    except ValueError as error:
-        raise InvalidMoveError(f"bad move {text!r}: {error}") from None
+    card, captured, sep = split_move_text(text)
     choices = [m for m in legal_moves if m & 63 == card]
     if sep or card in choices:
         move = make_move(card, captured)

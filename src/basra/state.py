@@ -49,6 +49,7 @@ __all__ = [
     "parse_move",
     "play",
     "random_playout",
+    "split_move_text",
     "start_deal",
 ]
 
@@ -471,14 +472,13 @@ def play(state: DealState, move: int) -> DealState:
     return apply(state, move)
 
 
-def parse_move(state: DealState, text: str) -> int:
-    """Read a move in the position: ``7H`` or ``7H:4H+3C+7S`` (captures in any order).
+def split_move_text(text: str) -> tuple[int, int, bool]:
+    """Read move text alone: (card, captured mask, whether a ``:`` part was given).
 
-    A bare card means its trail where trailing it is legal, otherwise its only capture;
-    raises :class:`AmbiguousMoveError` when the card has several capture choices.
+    ``7H`` gives ``(25, 0, False)``; ``7H:4H+3C`` the captured cards; ``7H:`` or ``7H:-``
+    an explicit trail. Raises :class:`InvalidMoveError` for text that is not a move.
     """
-    word = text.strip()
-    card_text, sep, captured_text = word.partition(":")
+    card_text, sep, captured_text = text.strip().partition(":")
     try:
         card = parse_card(card_text)
         captured = 0
@@ -487,6 +487,16 @@ def parse_move(state: DealState, text: str) -> int:
                 captured |= 1 << c
     except ValueError as error:
         raise InvalidMoveError(f"bad move {text!r}: {error}") from None
+    return card, captured, bool(sep)
+
+
+def parse_move(state: DealState, text: str) -> int:
+    """Read a move in the position: ``7H`` or ``7H:4H+3C+7S`` (captures in any order).
+
+    A bare card means its trail where trailing it is legal, otherwise its only capture;
+    raises :class:`AmbiguousMoveError` when the card has several capture choices.
+    """
+    card, captured, sep = split_move_text(text)
     legal = legal_moves(state)
     if sep or (card in legal):
         move = make_move(card, captured)
