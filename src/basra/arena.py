@@ -180,19 +180,36 @@ def _check_bots(rules: Rules, bots: Sequence[str]) -> list[str]:
     return entries
 
 
-def play_arena_match(task: MatchTask) -> MatchOutcome:
-    """Play one arena match to its end (or to ``max_deals``); runs in a worker process."""
-    rules = task.rules
-    players = rules.players
-    match = Match(rules, task.seed, variant=task.variant)
+def claim_record_paths(records_dir: Path, names: Sequence[str]) -> list[Path]:
+    """The record files to write in ``records_dir``; refuses names already taken, so a
+    run never overwrites a record."""
+    records_dir.mkdir(parents=True, exist_ok=True)
+    paths = [records_dir / name for name in names]
+    taken = [p.name for p in paths if p.exists()]
+    if taken:
+        raise ArenaError(
+            f"{records_dir} already holds {taken[0]}"
+            + (f" and {len(taken) - 1} more" if len(taken) > 1 else "")
+            + ": choose another directory or seed (records are never overwritten)"
+        )
+    return paths
+
+
+def play_bot_match(rules: Rules, variant: str, seed: int, specs: Sequence[str],
+                   bot_seeds: Sequence[int], *, think_ms: int, workers: int | None,
+                   max_deals: int) -> tuple[Match, list[list[float]]]:
+    """Play a match between bots (one spec and seed per seat) to its end or ``max_deals``.
+
+    Returns the match and each seat's decision times in milliseconds.
+    """
+    match = Match(rules, seed, variant=variant)
     bots = []
+    decision_ms: list[list[float]] = [[] for _ in specs]
     try:
-        for seat, spec in enumerate(task.bots):
-            bot_seed = (task.seed * players + task.rotation) * players + seat
-            bots.append(make_bot(spec, bot_seed, think_ms=task.think_ms, workers=task.workers))
-        decision_ms: list[list[float]] = [[] for _ in range(players)]
+        for spec, bot_seed in zip(specs, bot_seeds, strict=True):
+            bots.append(make_bot(spec, bot_seed, think_ms=think_ms, workers=workers))
         clock = time.perf_counter
-        while not match.is_over and len(match.deals) <= task.max_deals:
+        while not match.is_over and len(match.deals) <= max_deals:
             seat = match.state.to_play
             view = observe(match, seat)
             started = clock()
@@ -202,15 +219,33 @@ def play_arena_match(task: MatchTask) -> MatchOutcome:
     finally:
         for bot in bots:
             close_bot(bot)
-    points = [0] * rules.sides
-    basras = [0] * rules.sides
+    return match, decision_ms
+
+
+def side_totals(match: Match) -> tuple[int, list[int], list[int]]:
+    """(scored deals, points per side, basras per side) over a match's finished deals."""
+    sides = match.rules.sides
+    points = [0] * sides
+    basras = [0] * sides
     deals = 0
     for deal in match.deals:
         if deal.score is not None:
             deals += 1
-            for side in range(rules.sides):
+            for side in range(sides):
                 points[side] += deal.score.total[side]
                 basras[side] += deal.score.basras[side]
+    return deals, points, basras
+
+
+def play_arena_match(task: MatchTask) -> MatchOutcome:
+    """Play one arena match to its end (or to ``max_deals``); runs in a worker process."""
+    players = task.rules.players
+    bot_seeds = [(task.seed * players + task.rotation) * players + seat
+                 for seat in range(players)]
+    match, decision_ms = play_bot_match(
+        task.rules, task.variant, task.seed, task.bots, bot_seeds, think_ms=task.think_ms,
+        workers=task.workers, max_deals=task.max_deals)
+    deals, points, basras = side_totals(match)
     record = None
     if task.keep_record:
         record = dumps(match_record(match, [Player(b, "bot") for b in task.bots]))
@@ -312,15 +347,7 @@ def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, see
                         keep_record=records_dir is not None)
     paths: list[Path] = []
     if records_dir is not None:
-        records_dir.mkdir(parents=True, exist_ok=True)
-        paths = [records_dir / record_name(t.seed, t.rotation) for t in tasks]
-        taken = [p.name for p in paths if p.exists()]
-        if taken:
-            raise ArenaError(
-                f"{records_dir} already holds {taken[0]}"
-                + (f" and {len(taken) - 1} more" if len(taken) > 1 else "")
-                + ": choose another directory or seed (records are never overwritten)"
-            )
+        paths = claim_record_paths(records_dir, [record_name(t.seed, t.rotation) for t in tasks])
     outcomes: list[MatchOutcome | None] = [None] * len(tasks)
 
     def done(index: int, outcome: MatchOutcome) -> None:

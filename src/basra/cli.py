@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from .arena import ArenaError, claim_record_paths, play_bot_match, side_totals
 from .bots import BOT_LEVELS, Bot, UnknownBotError, bot_label, close_bot, make_bot
 from .bots.master import MasterBot
 from .cards import CARD_NAMES, InvalidCardError, card_long_name, cards_text, parse_card, parse_cards
@@ -37,7 +38,7 @@ __all__ = ["cli", "main"]
 
 USER_ERRORS: tuple[type[Exception], ...] = (
     RulesError, InvalidCardError, RecordError, PositionError, UnknownBotError, LayoutError,
-    IllegalMoveError,
+    IllegalMoveError, ArenaError,
 )
 
 out = Console(highlight=False)
@@ -289,15 +290,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
     bot_names = _parse_bots(bots_text, rules.players, "--bots", rules.sides)
     paths: list[Path] = []
     if records_dir is not None:
-        records_dir.mkdir(parents=True, exist_ok=True)
-        paths = [records_dir / f"match-{seed + i}.json" for i in range(matches)]
-        taken = [p.name for p in paths if p.exists()]
-        if taken:
-            raise UserError(
-                f"{records_dir} already holds {taken[0]}"
-                + (f" and {len(taken) - 1} more" if len(taken) > 1 else "")
-                + ": choose another directory or seed (records are never overwritten)"
-            )
+        paths = claim_record_paths(records_dir, [f"match-{seed + i}.json" for i in range(matches)])
     wins = [0] * rules.sides
     points = [0] * rules.sides
     basras = [0] * rules.sides
@@ -307,26 +300,19 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
         task = progress.add_task("matches", total=matches)
         for i in range(matches):
             match_seed = seed + i
-            match = Match(rules, match_seed, variant=name)
-            bots = [make_bot(b, match_seed * 10 + seat, think_ms=think_ms)
-                    for seat, b in enumerate(bot_names)]
-            try:
-                while not match.is_over and len(match.deals) <= max_deals:
-                    seat = match.state.to_play
-                    match.play(bots[seat].choose(observe(match, seat)))
-            finally:
-                for bot in bots:
-                    close_bot(bot)
+            match, _ = play_bot_match(
+                rules, name, match_seed, bot_names,
+                [match_seed * 10 + seat for seat in range(rules.players)],
+                think_ms=think_ms, workers=None, max_deals=max_deals)
             if match.winner is None:
                 unfinished += 1
             else:
                 wins[match.winner] += 1
-            scored = [deal.score for deal in match.deals if deal.score is not None]
-            deals += len(scored)
-            for score in scored:
-                for side in range(rules.sides):
-                    points[side] += score.total[side]
-                    basras[side] += score.basras[side]
+            match_deals, match_points, match_basras = side_totals(match)
+            deals += match_deals
+            for side in range(rules.sides):
+                points[side] += match_points[side]
+                basras[side] += match_basras[side]
             if paths:
                 record = match_record(match, [Player(b, "bot") for b in bot_names])
                 with paths[i].open("x", encoding="utf-8") as file:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from basra.bots.simple import move_value
 from basra.observe import Observation
 from basra.state import DealState, apply, capture_table, deal_score, legal_moves
 
@@ -60,26 +61,11 @@ def deal_margin(state: DealState, side: int, carry: int = 0) -> float:
 
 
 def _greedy_move(state: DealState, moves: list[int], rng: random.Random) -> int:
-    """The move worth most this turn (points, basra, cards), ties broken at random."""
-    table = state.table
-    rules = table.rules
-    points = rules.points_of
-    floor = state.floor
-    best_value = -1e9
-    best: list[int] = []
-    for move in moves:
-        card, captured = move & 63, move >> 6
-        if captured:
-            taken = captured | 1 << card
-            value = rules.card_points_of(taken) + 0.5 * taken.bit_count()
-            if table.is_basra(floor, card, captured):
-                value += rules.basra_points
-        else:
-            value = -points[card] - (card >> 2) / 100
-        if value > best_value:
-            best_value, best = value, [move]
-        elif value == best_value:
-            best.append(move)
+    """The move worth most this turn (:func:`move_value`), ties broken at random."""
+    table, floor = state.table, state.floor
+    values = [move_value(table, floor, move) for move in moves]
+    best_value = max(values)
+    best = [move for move, value in zip(moves, values, strict=True) if value == best_value]
     return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
 
 

@@ -4,29 +4,30 @@ from __future__ import annotations
 
 import random
 
+from basra.captures import CaptureTable
 from basra.observe import Observation
 from basra.state import capture_table
 
-__all__ = ["GreedyBot", "RandomBot", "immediate_value"]
+__all__ = ["GreedyBot", "RandomBot", "immediate_value", "move_value"]
 
 
-def immediate_value(observation: Observation, move: int) -> float:
-    """What a move is worth to its side this turn: points, basras, then cards (0.5 each).
-
-    A trail gives its card away: it is worth minus the card's points, and lower cards
-    a little more (they are easier for others to take).
-    """
-    rules = observation.rules
+def move_value(table: CaptureTable, floor: int, move: int, last_play: bool = False) -> float:
+    """What a move on ``floor`` is worth to its side this turn: points, basras, then cards
+    (0.5 each). A trail gives its card away: minus the card's points, and lower cards a
+    little more (they are easier for others to take)."""
+    rules = table.rules
     card, captured = move & 63, move >> 6
     if not captured:
         return -rules.points_of[card] - (card >> 2) / 100
-    table = capture_table(rules)
-    last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
-    basra = table.is_basra(observation.floor, card, captured) and (
-        rules.last_play_basra or not last_play
-    )
+    basra = table.is_basra(floor, card, captured) and (rules.last_play_basra or not last_play)
     taken = captured | 1 << card
     return rules.card_points_of(taken) + basra * rules.basra_points + taken.bit_count() * 0.5
+
+
+def immediate_value(observation: Observation, move: int) -> float:
+    """:func:`move_value` of a move in an observed position."""
+    last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
+    return move_value(capture_table(observation.rules), observation.floor, move, last_play)
 
 
 class RandomBot:
