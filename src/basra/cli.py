@@ -800,6 +800,58 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     sys.exit(code)
 
 
+# serve
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 for every network interface).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--db", "database", metavar="URL",
+              help="Database URL: sqlite:///PATH or postgresql+asyncpg://USER:PASS@HOST/DB "
+                   "[default: basra.db in the user data directory].")
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True,
+              help="Seconds a computer player waits before it plays, so people can follow.")
+@click.option("--away-after", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Seconds without a connection before the computer plays for a seat.")
+@click.option("--master-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Thinking time of the master level per move, in milliseconds.")
+def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
+          master_ms: int) -> None:
+    """Start the web app: play Basra in the browser with friends and computer players."""
+    import socket
+
+    import uvicorn
+
+    from .server import create_app
+    from .store import database_url, default_database_url
+
+    try:
+        url = database_url(database) if database else default_database_url()
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise UserError(f"cannot listen on {host}:{port}: {error.strerror or error}; "
+                        "choose another --port or --host") from None
+    app = create_app(url, bot_delay=bot_delay, away_after=away_after, master_ms=master_ms)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "
+              "(open it in a browser; Ctrl-C stops)", soft_wrap=True)
+    out.print(f"Storage: {_hide_password(url)}", soft_wrap=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
+def _hide_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Entry point of the ``basra`` console script."""
     cli.main(args=list(argv) if argv is not None else None, prog_name="basra")

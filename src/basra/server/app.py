@@ -1,0 +1,246 @@
+"""The web app: pages, the HTTP API and the table WebSocket (see ``docs/web-protocol.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from basra.bots import BOT_LEVELS
+from basra.record import RecordError, loads
+from basra.rules import option_names
+from basra.store import Store
+
+from .hub import Connection, Hub, UnknownTableError, encode
+from .replay import replay_frames
+from .table import ConfigError, JoinError, SeatConfig, TableConfig
+from .views import seat_list, table_info
+
+__all__ = ["create_app"]
+
+MAX_BODY = 1_000_000
+"""Largest request body read (an uploaded record), in bytes."""
+
+
+def web_root() -> Path:
+    """The folder of the front end's files."""
+    return Path(str(resources.files("basra") / "web"))
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ConfigError(f"request body of {len(raw)} bytes; at most {MAX_BODY}")
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise ConfigError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise ConfigError(f"expected a JSON object, not {raw[:60]!r}")
+    return body
+
+
+def create_app(database: str | None = None, *, store: Store | None = None,
+               bot_delay: float = 0.8, away_after: float = 30.0,
+               master_ms: int = 1000) -> FastAPI:
+    """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
+    default)."""
+    store = store if store is not None else Store(database)
+    hub = Hub(store, bot_delay=bot_delay, away_after=away_after, master_ms=master_ms)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await store.close()
+
+    app = FastAPI(title="basra", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.hub = hub
+    app.state.store = store
+    root = web_root()
+    app.mount("/static", StaticFiles(directory=root), name="static")
+
+    # -- pages -------------------------------------------------------------------------
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(root / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{record_id}", include_in_schema=False)
+    async def replay_page(record_id: str | None = None) -> FileResponse:
+        return page("replay.html")
+
+    # -- API ---------------------------------------------------------------------------
+
+    @app.exception_handler(ConfigError)
+    async def config_error(_request: Request, error: ConfigError) -> JSONResponse:
+        return _error(400, str(error))
+
+    @app.exception_handler(JoinError)
+    async def join_error(_request: Request, error: JoinError) -> JSONResponse:
+        return _error(error.status, str(error))
+
+    @app.exception_handler(UnknownTableError)
+    async def unknown_table(_request: Request, error: UnknownTableError) -> JSONResponse:
+        return _error(404, f"no table has the code {error.args[0]!r}")
+
+    @app.get("/api/variants")
+    async def variants() -> list[dict[str, Any]]:
+        from .table import variants_listing
+
+        return variants_listing()
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {"levels": list(BOT_LEVELS), "options": option_names()}
+
+    def seated(table_code: str, seat: int | None, token: str | None) -> dict[str, Any]:
+        return {"code": table_code, "seat": seat, "token": token, "url": f"/t/{table_code}"}
+
+    @app.post("/api/quick")
+    async def quick(request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        config = TableConfig("egyptian", 2, {}, (SeatConfig("human"),
+                                                 SeatConfig("bot", "expert")))
+        table, seat, token = hub.create_table(config, body.get("name"))
+        return seated(table.code, seat, token)
+
+    @app.post("/api/tables")
+    async def new_table(request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        config = TableConfig.parse(body)
+        table, seat, token = hub.create_table(config, body.get("name"))
+        return seated(table.code, seat, token)
+
+    @app.get("/api/tables")
+    async def open_tables() -> list[dict[str, Any]]:
+        listed = [t for t in hub.tables.values() if t.status != "finished"]
+        listed.sort(key=lambda t: (t.status != "waiting", t.code))
+        return [
+            {"code": t.code, "variant": t.config.variant, "players": t.rules.players,
+             "status": t.status, "seats": seat_list(t)}
+            for t in listed[:50]
+        ]
+
+    @app.get("/api/tables/{code}")
+    async def describe_table(code: str) -> dict[str, Any]:
+        return table_info(hub.table(code))
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        seat, token = hub.join(code, body.get("name"), body.get("seat"))
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/records")
+    async def records(limit: int = 20) -> list[dict[str, Any]]:
+        found = await store.list_records(limit=max(1, min(limit, 100)))
+        return [r.summary() for r in found]
+
+    @app.get("/api/records/{record_id}", response_model=None)
+    async def record(record_id: int, download: bool = False) -> Response:
+        found = await store.get_record(record_id)
+        if found is None:
+            return _error(404, f"no record has the id {record_id}")
+        headers = ({"Content-Disposition": f'attachment; filename="basra-{record_id}.json"'}
+                   if download else {})
+        return Response(found.record, media_type="application/json", headers=headers)
+
+    @app.get("/api/records/{record_id}/frames", response_model=None)
+    async def record_frames(record_id: int) -> Response:
+        found = await store.get_record(record_id)
+        if found is None:
+            return _error(404, f"no record has the id {record_id}")
+        return JSONResponse(replay_frames(loads(found.record)))
+
+    @app.post("/api/replay", response_model=None)
+    async def replay_upload(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            return _error(400, f"record of {len(raw)} bytes; at most {MAX_BODY}")
+        try:
+            text = raw.decode("utf-8")
+            return JSONResponse(replay_frames(loads(text)))
+        except UnicodeDecodeError:
+            return _error(400, "the record is not UTF-8 text")
+        except RecordError as error:
+            return _error(400, str(error))
+
+    # -- the table socket --------------------------------------------------------------
+
+    @app.websocket("/ws/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        table = hub.tables.get(code)
+        if table is None:
+            await websocket.send_text(encode({"type": "error", "code": "unknown_table",
+                                              "message": f"no table has the code {code!r}"}))
+            await websocket.close(4404)
+            return
+        token = websocket.query_params.get("token")
+        seat = None
+        if token:
+            seat = table.seat_of_token(token)
+            if seat is None:
+                await websocket.send_text(encode({
+                    "type": "error", "code": "unknown_token",
+                    "message": "this token holds no seat at this table; join again"}))
+                await websocket.close(4401)
+                return
+        connection = hub.connect(table, seat)
+        writer = asyncio.create_task(_write(websocket, connection))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    hub.error(connection, "bad_message", "send JSON text frames, not bytes")
+                    continue
+                await hub.receive(connection, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            writer.cancel()
+            hub.disconnect(connection)
+
+    return app
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    """Send a connection's outbox to its socket, in order."""
+    with contextlib.suppress(Exception):
+        while True:
+            message = await connection.outbox.get()
+            if message is None:
+                await websocket.close(1013)
+                return
+            await websocket.send_text(encode(message))

@@ -1,0 +1,65 @@
+"""Client messages: read and check one WebSocket text frame into an :class:`Intent`.
+
+>>> parse_intent('{"type": "play", "seq": 3, "card": "7D"}')
+Intent(kind='play', seq=3, card='7D', captured=None)
+>>> parse_intent('{"type": "play", "seq": "3", "card": "7D"}')
+Traceback (most recent call last):
+...
+basra.server.table.IntentError: play needs "seq" as a whole number, not '3'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+from .table import IntentError
+
+__all__ = ["INTENT_TYPES", "MAX_MESSAGE", "Intent", "parse_intent"]
+
+INTENT_TYPES = ("play", "back", "rematch", "ping")
+MAX_MESSAGE = 4096
+"""Longest message accepted, in characters."""
+
+
+class Intent(NamedTuple):
+    """What a client asks for."""
+
+    kind: str
+    seq: int | None = None
+    card: str | None = None
+    captured: list[str] | None = None
+
+
+def _bad(message: str) -> IntentError:
+    return IntentError("bad_message", message)
+
+
+def parse_intent(text: str) -> Intent:
+    """The intent in a message; raises :class:`IntentError` (``bad_message``)."""
+    if len(text) > MAX_MESSAGE:
+        raise _bad(f"message of {len(text)} characters; at most {MAX_MESSAGE} are read")
+    try:
+        data: Any = json.loads(text)
+    except ValueError:
+        raise _bad(f"not JSON: {text[:60]!r}") from None
+    if not isinstance(data, dict):
+        raise _bad(f"expected a JSON object with a \"type\", not {text[:60]!r}")
+    kind = data.get("type")
+    if kind not in INTENT_TYPES:
+        raise _bad(f"unknown message type {kind!r}; expected one of {', '.join(INTENT_TYPES)}")
+    if kind != "play":
+        return Intent(kind)
+    seq = data.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise _bad(f"play needs \"seq\" as a whole number, not {seq!r}")
+    card = data.get("card")
+    if not isinstance(card, str):
+        raise _bad(f"play needs \"card\" as text like \"7D\", not {card!r}")
+    captured = data.get("captured")
+    if captured is not None and (
+        not isinstance(captured, list) or not all(isinstance(c, str) for c in captured)
+    ):
+        raise _bad(f"\"captured\" must be a list of cards like [\"3C\", \"4H\"], "
+                   f"not {captured!r}")
+    return Intent("play", seq, card, captured)

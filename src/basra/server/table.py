@@ -1,0 +1,372 @@
+"""One table of the web app: its configuration, seats, match and the intents it accepts.
+
+Everything here is synchronous and does no I/O: the hub (``hub.py``) drives tables, sends
+views and stores what changes. A table's state is its configuration, the seed of its
+current match and the moves played, so replaying the moves rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from basra.bots import BOT_LEVELS
+from basra.cards import CARD_NAMES, parse_card
+from basra.match import Match, Play
+from basra.record import Player, match_record
+from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
+
+__all__ = [
+    "MAX_NAME",
+    "ConfigError",
+    "IntentError",
+    "JoinError",
+    "SeatConfig",
+    "Table",
+    "TableConfig",
+    "new_code",
+    "new_seed",
+    "token_hash",
+]
+
+MAX_NAME = 24
+_CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+
+
+class ConfigError(ValueError):
+    """A table configuration that cannot be played; the message names the bad value."""
+
+
+class JoinError(ValueError):
+    """A seat that cannot be taken (``status`` 404 for an unknown seat, 409 when taken)."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class IntentError(ValueError):
+    """An intent the table refuses; ``code`` is one of the protocol's error codes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def new_code() -> str:
+    """A fresh table code: 8 characters that read unambiguously."""
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))
+
+
+def new_seed() -> int:
+    """A fresh secret deal seed (it never leaves the server while the match runs)."""
+    return secrets.randbits(62)
+
+
+def token_hash(token: str) -> str:
+    """Tokens are stored and compared by their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: object, fallback: str) -> str:
+    """A display name: printable, trimmed, at most ``MAX_NAME`` characters."""
+    if name is None:
+        return fallback
+    if not isinstance(name, str):
+        raise ConfigError(f"name must be text, not {name!r}")
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    return text[:MAX_NAME] or fallback
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """A seat as configured: a human player or a computer of some level."""
+
+    kind: str
+    level: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level}
+
+
+def _level(value: object, what: str) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in BOT_LEVELS:
+        raise ConfigError(f"{what} {value!r} is not a level; expected one of "
+                          f"{', '.join(BOT_LEVELS)}")
+    return value.strip().lower()
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """What a table plays: variant, rules, seats and the turn timer."""
+
+    variant: str = "egyptian"
+    players: int = 2
+    overrides: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[SeatConfig, ...] = (SeatConfig("human"), SeatConfig("bot", "expert"))
+    turn_seconds: int = 0
+    takeover_level: str = "expert"
+
+    def rules(self) -> Rules:
+        return make_rules(self.variant, self.players, self.overrides)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant, "players": self.players, "rules": dict(self.overrides),
+            "seats": [seat.to_dict() for seat in self.seats],
+            "turn_seconds": self.turn_seconds, "takeover_level": self.takeover_level,
+        }
+
+    @classmethod
+    def parse(cls, body: dict[str, Any]) -> TableConfig:
+        """A configuration from a New table request; raises :class:`ConfigError`."""
+        variant = body.get("variant", "egyptian")
+        if not isinstance(variant, str):
+            raise ConfigError(f"variant must be text, not {variant!r}")
+        try:
+            found = preset(variant)
+        except RulesError as error:
+            raise ConfigError(str(error)) from None
+        players = body.get("players", found.players[0])
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ConfigError(f"players must be a number, not {players!r}")
+        overrides = body.get("rules") or {}
+        if not isinstance(overrides, dict):
+            raise ConfigError(f"rules must be an object of house rules, not {overrides!r}")
+        try:
+            rules = make_rules(found.name, players, overrides)
+        except RulesError as error:
+            raise ConfigError(str(error)) from None
+        seats = _parse_seats(body.get("seats"), rules.players)
+        turn_seconds = body.get("turn_seconds") or 0
+        if (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int)
+                or not (turn_seconds == 0 or 5 <= turn_seconds <= 600)):
+            raise ConfigError(
+                f"turn_seconds {turn_seconds!r} is not 0 (no timer) or 5 to 600 seconds")
+        takeover = _level(body.get("takeover_level", "expert"), "takeover_level")
+        return cls(found.name, rules.players, dict(overrides), seats, turn_seconds, takeover)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
+        """A stored configuration (as :meth:`to_dict` wrote it)."""
+        return cls(
+            data["variant"], data["players"], dict(data["rules"]),
+            tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
+            data["turn_seconds"], data["takeover_level"],
+        )
+
+
+def _parse_seats(value: object, players: int) -> tuple[SeatConfig, ...]:
+    if value is None:
+        return (SeatConfig("human"),) + (SeatConfig("bot", "expert"),) * (players - 1)
+    if not isinstance(value, list) or len(value) != players:
+        raise ConfigError(f"seats must list {players} seats, one per player, not {value!r}")
+    seats = []
+    for index, seat in enumerate(value):
+        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
+            raise ConfigError(
+                f"seat {index + 1} is {seat!r}; expected {{\"kind\": \"human\"}} or "
+                "{\"kind\": \"bot\", \"level\": \"expert\"}")
+        if seat["kind"] == "human":
+            seats.append(SeatConfig("human"))
+        else:
+            seats.append(SeatConfig("bot", _level(seat.get("level", "expert"),
+                                                  f"seat {index + 1} level")))
+    return tuple(seats)
+
+
+class Table:
+    """A table: seats, the current match and its moves."""
+
+    def __init__(self, code: str, config: TableConfig, seed: int, match_number: int = 1
+                 ) -> None:
+        self.code = code
+        self.config = config
+        self.rules = config.rules()
+        self.seed = seed
+        self.match_number = match_number
+        self.names: list[str | None] = [
+            None if seat.kind == "human" else seat.level for seat in config.seats
+        ]
+        self.token_hashes: dict[int, str] = {}
+        self.away: set[int] = set()
+        """Human seats the computer plays for (timeout or long disconnection)."""
+        self.connections: list[int] = [0] * self.rules.players
+        """Open connections per seat (kept by the hub)."""
+        self.deadline_ms: int | None = None
+        """When the seat to play runs out of time (kept by the hub)."""
+        self.match: Match | None = None
+        self.moves: list[int] = []
+        self.record_ids: list[int] = []
+        """The stored records of this table's finished matches."""
+        self.last_record_id: int | None = None
+
+    # -- seats -------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.match is None:
+            return "waiting"
+        return "finished" if self.match.is_over else "playing"
+
+    @property
+    def seq(self) -> int:
+        """Plays of the current match: every intent quotes it."""
+        return len(self.moves)
+
+    def free_seats(self) -> list[int]:
+        return [seat for seat, name in enumerate(self.names) if name is None]
+
+    def is_human(self, seat: int) -> bool:
+        return self.config.seats[seat].kind == "human"
+
+    def join(self, name: object, seat: object = None) -> tuple[int, str]:
+        """Take a human seat (the first free one by default): (seat, token)."""
+        free = self.free_seats()
+        if seat is None:
+            if not free:
+                raise JoinError(f"table {self.code} has no free seat")
+            chosen = free[0]
+        else:
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise JoinError(f"seat must be a number, not {seat!r}", 400)
+            if not 0 <= seat < self.rules.players:
+                raise JoinError(f"seat {seat} is not a seat of this table: expected 0 to "
+                                f"{self.rules.players - 1}", 400)
+            if not self.is_human(seat):
+                raise JoinError(f"seat {seat} is played by the computer")
+            if seat not in free:
+                raise JoinError(f"seat {seat} is taken")
+            chosen = seat
+        try:
+            display = clean_name(name, f"Player {chosen + 1}")
+        except ConfigError as error:
+            raise JoinError(str(error), 400) from None
+        token = secrets.token_urlsafe(18)
+        self.take_seat(chosen, display, token_hash(token))
+        return chosen, token
+
+    def take_seat(self, seat: int, name: str, hashed: str) -> None:
+        self.names[seat] = name
+        self.token_hashes[seat] = hashed
+
+    def seat_of_token(self, token: str) -> int | None:
+        hashed = token_hash(token)
+        for seat, stored in self.token_hashes.items():
+            if secrets.compare_digest(stored, hashed):
+                return seat
+        return None
+
+    def ready(self) -> bool:
+        """Every human seat is taken and no match has started yet."""
+        return self.match is None and not self.free_seats()
+
+    def start(self) -> None:
+        """Deal the first deal of the current match."""
+        self.match = Match(self.rules, seed=self.seed, variant=self.config.variant)
+
+    def restore(self, moves: list[int]) -> None:
+        """Rebuild the current match from its stored moves."""
+        if self.ready():
+            self.start()
+        for move in moves:
+            self.apply(move)
+
+    # -- play --------------------------------------------------------------------------
+
+    def to_play(self) -> int | None:
+        """The seat to play, or None when the match is not running."""
+        if self.match is None or self.match.is_over:
+            return None
+        return self.match.state.to_play
+
+    def computer_plays(self, seat: int) -> bool:
+        """Whether the computer chooses this seat's moves now."""
+        return not self.is_human(seat) or seat in self.away
+
+    def level_for(self, seat: int) -> str:
+        level = self.config.seats[seat].level
+        return level if level is not None else self.config.takeover_level
+
+    def resolve_play(self, seat: int, seq: int, card_text: str,
+                     captured: list[str] | None) -> int:
+        """The move an intent asks for; raises :class:`IntentError` and changes nothing."""
+        match = self.match
+        if match is None:
+            raise IntentError("waiting", "the match has not started: seats are still free")
+        if match.is_over:
+            raise IntentError("match_over", "the match is over")
+        if seq != self.seq:
+            raise IntentError("stale", f"seq {seq} is not the current one ({self.seq})")
+        to_play = match.state.to_play
+        if seat != to_play:
+            raise IntentError("not_your_turn",
+                              f"it is seat {to_play}'s turn, not seat {seat}'s")
+        try:
+            card = parse_card(card_text)
+            mask = 0
+            for name in captured or ():
+                mask |= 1 << parse_card(name)
+        except ValueError as error:
+            raise IntentError("bad_message", str(error)) from None
+        if not match.state.hands[seat] >> card & 1:
+            raise IntentError("illegal", f"{CARD_NAMES[card]} is not in your hand")
+        options = [move for move in match.legal_moves() if move & 63 == card]
+        if captured is None:
+            if len(options) == 1:
+                return options[0]
+            if not options:
+                raise IntentError("illegal", f"{CARD_NAMES[card]} cannot be played now")
+            choices = "; ".join(
+                " ".join(CARD_NAMES[c] for c in range(52) if m >> 6 >> c & 1) or "nothing"
+                for m in options)
+            raise IntentError("ambiguous",
+                              f"{CARD_NAMES[card]} can take several sets ({choices}): "
+                              "say which in captured")
+        for move in options:
+            if move >> 6 == mask:
+                return move
+        taken = " ".join(captured) or "nothing"
+        raise IntentError("illegal",
+                          f"{CARD_NAMES[card]} cannot take {taken}: not a legal capture")
+
+    def apply(self, move: int) -> Play:
+        """Play a (legal) move for the seat to play."""
+        if self.match is None:
+            raise IntentError("waiting", "the match has not started")
+        made = self.match.play(move)
+        self.moves.append(move)
+        return made
+
+    def record(self) -> dict[str, Any]:
+        """The current match as a ``basra-record/1`` document."""
+        if self.match is None:
+            raise IntentError("waiting", "the match has not started")
+        players = [
+            Player(name or f"Player {seat + 1}",
+                   "human" if self.is_human(seat) else "bot")
+            for seat, name in enumerate(self.names)
+        ]
+        return match_record(self.match, players)
+
+    def rematch(self, seed: int) -> None:
+        """A new match at the same table and seats."""
+        if self.match is None or not self.match.is_over:
+            raise IntentError("not_over", "the match is not over yet")
+        self.seed = seed
+        self.match_number += 1
+        self.moves = []
+        self.away.clear()
+        self.start()
+
+
+def variants_listing() -> list[dict[str, Any]]:
+    """The presets, as the New table form lists them."""
+    return [
+        {"name": p.name, "description": p.description, "players": list(p.players),
+         "partnership_players": list(p.partnership_players),
+         "rules": p.rules_for().to_dict()}
+        for p in PRESETS.values()
+    ]

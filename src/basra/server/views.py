@@ -1,0 +1,120 @@
+"""What each connection of a table is sent: its seat's view, or the public view.
+
+Seat views are built from :func:`basra.observe.observe`, the core's only view of a match
+for a player; the public view is a seat's observation with the hand and the legal moves
+taken out. Nothing else about the match (other hands, the stock, the seed) is read here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from basra.cards import CARD_NAMES, iter_cards
+from basra.match import DealHistory
+from basra.observe import Observation, observe
+from basra.state import move_text
+
+from .table import Table
+
+__all__ = ["deal_score_view", "seat_list", "state_message", "table_info"]
+
+
+def _names(mask: int) -> list[str]:
+    return [CARD_NAMES[card] for card in iter_cards(mask)]
+
+
+def seat_list(table: Table) -> list[dict[str, Any]]:
+    """The seats as everyone sees them."""
+    side_of = table.rules.side_of
+    return [
+        {
+            "seat": seat, "side": side_of[seat], "kind": config.kind,
+            "name": table.names[seat], "level": config.level,
+            "taken": table.names[seat] is not None,
+            "connected": config.kind == "bot" or table.connections[seat] > 0,
+            "away": seat in table.away,
+        }
+        for seat, config in enumerate(table.config.seats)
+    ]
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """The table's public description."""
+    return {
+        "code": table.code, "variant": table.config.variant, "players": table.rules.players,
+        "partnership": table.rules.partnership, "rules": table.rules.to_dict(),
+        "turn_seconds": table.config.turn_seconds,
+        "takeover_level": table.config.takeover_level, "status": table.status,
+        "match_number": table.match_number, "seats": seat_list(table),
+        "records": list(table.record_ids),
+    }
+
+
+def deal_score_view(number: int, deal: DealHistory) -> dict[str, Any]:
+    """A finished deal's score breakdown (all of it public)."""
+    score = deal.score
+    assert score is not None
+    return {
+        "deal": number, "cards": list(score.cards), "basras": list(score.basras),
+        "majority": list(score.majority), "card_points": list(score.card_points),
+        "basra_points": list(score.basra_points), "total": list(score.total),
+        "carry_in": score.carry_in, "carry_out": score.carry_out,
+        "leftover": ({"seat": deal.leftover_seat, "cards": _names(deal.leftover)}
+                     if deal.leftover else None),
+    }
+
+
+def _public(observation: Observation) -> Observation:
+    return dataclasses.replace(observation, hand=0, legal_moves=())
+
+
+def state_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """The ``state`` message for a connection of ``seat`` (None: a watcher)."""
+    match = table.match
+    message: dict[str, Any] = {
+        "type": "state", "seq": table.seq,
+        "you": {"seat": seat, "side": None if seat is None else table.rules.side_of[seat],
+                "away": seat in table.away},
+        "table": table_info(table),
+        "deal": None, "legal": [], "last_play": None,
+        "totals": [0] * table.rules.sides, "target": table.rules.target, "carry": 0,
+        "deal_scores": [], "result": None, "deadline": None,
+    }
+    if match is None:
+        return message
+    view = observe(match, 0 if seat is None else seat)
+    if seat is None:
+        view = _public(view)
+    message["deal"] = {
+        "number": len(match.deals), "dealer": view.dealer, "to_play": view.to_play,
+        "hand": _names(view.hand), "floor": _names(view.floor),
+        "hand_counts": list(view.hand_counts), "stock_count": view.stock_count,
+        "pile_counts": list(view.pile_counts), "basras": list(view.basras),
+        "last_capturer": view.last_capturer,
+    }
+    message["legal"] = [
+        {"card": CARD_NAMES[move & 63], "captured": _names(move >> 6),
+         "text": move_text(move)}
+        for move in view.legal_moves
+    ]
+    for number in range(len(match.deals), 0, -1):
+        plays = match.deals[number - 1].plays
+        if plays:
+            last = plays[-1]
+            message["last_play"] = {"deal": number, "seat": last.seat,
+                                    "card": CARD_NAMES[last.card],
+                                    "captured": _names(last.captured), "basra": last.basra}
+            break
+    message["totals"] = list(match.totals)
+    message["target"] = match.target
+    message["carry"] = match.carry
+    message["deal_scores"] = [
+        deal_score_view(number, deal)
+        for number, deal in enumerate(match.deals, start=1) if deal.score is not None
+    ]
+    if match.is_over:
+        message["result"] = {"winner": match.winner, "totals": list(match.totals),
+                             "record_id": table.last_record_id}
+    message["deadline"] = table.deadline_ms
+    return message
