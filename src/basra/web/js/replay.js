@@ -1,0 +1,204 @@
+// The replay page: steps through the frames of a stored or uploaded match record.
+
+import { getJSON, postJSON } from "./api.js";
+import { cardElement, miniCard } from "./cards.js";
+import { cardList, hasKey, levelName, setupLang, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const recordId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+
+let record = null;
+let frames = [];
+let index = 0;
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function showError(message) {
+  $("alert").textContent = message;
+}
+
+function playerName(seat) {
+  const player = record?.players?.[seat];
+  const name = typeof player === "string" ? player : player?.name;
+  if (player?.kind === "bot" && hasKey(`level_${name}`)) return t("computer_level", { level: levelName(name) });
+  return name || t("seat_n", { n: seat + 1 });
+}
+
+function sideCount(frame) {
+  return frame.totals.length;
+}
+
+function sideLabel(frame, side) {
+  const seats = frame.hands.map((_, seat) => seat).filter((seat) => seat % sideCount(frame) === side);
+  return seats.map(playerName).join(" & ");
+}
+
+function load(answer) {
+  record = answer.record ?? {};
+  frames = answer.frames ?? [];
+  index = 0;
+  $("upload").hidden = recordId !== "";
+  $("viewer").hidden = frames.length === 0;
+  render();
+  $("next").focus();
+}
+
+function go(to) {
+  if (!frames.length) return;
+  index = Math.max(0, Math.min(frames.length - 1, to));
+  render();
+}
+
+function cardsBox(cards, marks = {}) {
+  const box = el("div", { class: "cards" });
+  for (const card of cards) {
+    const node = cardElement(card);
+    if (marks[card]) node.classList.add(marks[card]);
+    box.append(node);
+  }
+  return box;
+}
+
+function playSentence(play) {
+  const key = play.captured.length ? "played_captured" : "played";
+  const text = t(key, { name: "\u0000", card: "\u0001", cards: "\u0002" });
+  const out = document.createDocumentFragment();
+  for (const part of text.split(/([\u0000-\u0002])/)) {
+    if (part === "\u0000") out.append(el("strong", { text: playerName(play.seat) }));
+    else if (part === "\u0001") out.append(miniCard(play.card));
+    else if (part === "\u0002") play.captured.forEach((c, i) => out.append(i ? " " : "", miniCard(c)));
+    else if (part) out.append(part);
+  }
+  if (play.basra) out.append(" ", el("span", { class: "basra-badge", text: t("basra_toast") }));
+  return out;
+}
+
+function renderDealScore(frame) {
+  const box = $("deal-score");
+  const score = frame.deal_score;
+  box.hidden = !score;
+  if (!score) return;
+  const sides = score.total.length;
+  const head = el("tr", {}, el("td"));
+  for (let side = 0; side < sides; side++) {
+    head.append(el("th", { scope: "col", class: `side-${side}`, text: sideLabel(frame, side) }));
+  }
+  const rows = [
+    ["cards", score.cards], ["majority", score.majority], ["card_points", score.card_points],
+    ["basras", score.basras], ["basra_points_row", score.basra_points], ["total", score.total],
+  ].map(([key, values]) => el("tr", { class: key === "total" ? "total-row" : "" },
+    el("th", { scope: "row", text: t(key) }), ...values.map((v) => el("td", { text: String(v) }))));
+  const notes = [];
+  const left = score.leftover;
+  if (left && left.cards?.length) {
+    notes.push(left.seat === null || left.seat < 0
+      ? t("leftover_nobody", { cards: cardList(left.cards) })
+      : t("leftover", { cards: cardList(left.cards), name: playerName(left.seat) }));
+  }
+  if (score.carry_in) notes.push(t("carry_in", { n: score.carry_in }));
+  if (score.carry_out) notes.push(t("carry_out", { n: score.carry_out }));
+  box.replaceChildren(
+    el("h2", { text: t("deal_score", { n: score.deal }) }),
+    el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ...notes.map((n) => el("p", { class: "hint", text: n })));
+}
+
+function render() {
+  const summary = record ?? {};
+  const players = (summary.players ?? []).map((_, seat) => playerName(seat));
+  $("summary").textContent = [summary.variant, players.join(" · "), (summary.totals ?? []).join(" – ")]
+    .filter(Boolean).join(" · ");
+  if (!frames.length) return;
+  const frame = frames[index];
+  $("counter").textContent = t("play_k_of_n", { k: index + 1, n: frames.length });
+  for (const id of ["first", "previous"]) $(id).setAttribute("aria-disabled", String(index === 0));
+  for (const id of ["next", "last"]) $(id).setAttribute("aria-disabled", String(index === frames.length - 1));
+  document.body.dataset.frame = String(index);
+  document.body.dataset.deal = String(frame.deal);
+
+  $("info").replaceChildren(
+    el("strong", { text: t("deal_n", { n: frame.deal }) }),
+    el("span", { text: t("dealer_is", { name: playerName(frame.dealer) }) }),
+    el("span", { text: t("stock", { n: frame.stock_count }) }));
+
+  const play = frame.play;
+  $("play").replaceChildren(play ? playSentence(play) : t("dealt"));
+
+  const floorMarks = play && !play.captured.length ? { [play.card]: "played" } : {};
+  const floor = $("replay-floor");
+  floor.replaceChildren(...cardsBox(frame.floor, floorMarks).children);
+  floor.classList.toggle("empty", frame.floor.length === 0);
+
+  $("hands").replaceChildren(...frame.hands.map((hand, seat) => {
+    const side = seat % sideCount(frame);
+    return el("section", { class: `replay-hand side-${side}`, "aria-label": t("hand_of", { name: playerName(seat) }) },
+      el("div", { class: "plate" },
+        el("span", { class: "avatar", "aria-hidden": "true", text: (playerName(seat)[0] ?? "?").toUpperCase() }),
+        el("span", { class: "plate-name", text: playerName(seat) }),
+        ...(seat === frame.dealer ? [el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") })] : [])),
+      cardsBox(hand));
+  }));
+
+  const totals = frame.totals.map((total, side) => total + (frame.deal_score?.total[side] ?? 0));
+  $("replay-scores").replaceChildren(el("ol", { class: "score-sides" }, ...totals.map((total, side) =>
+    el("li", { class: `score-side side-${side}` },
+      el("span", { class: "side-name", text: sideLabel(frame, side) }),
+      el("span", { class: "side-stats" },
+        el("span", {}, el("span", { class: "stat-label", text: t("pile") }), ` ${frame.pile_counts[side]}`),
+        el("span", {}, el("span", { class: "stat-label", text: t("basras") }), ` ${frame.basras[side]}`),
+        el("span", { class: "stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${total}`))))));
+
+  renderDealScore(frame);
+}
+
+async function upload(event) {
+  event.preventDefault();
+  showError("");
+  const file = $("record-file").files[0];
+  if (!file) return;
+  try {
+    load(await postJSON("/api/replay", await file.text()));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function onKey(event) {
+  if (event.target.closest("input, textarea, select") || $("viewer").hidden) return;
+  const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
+  if (event.key in moves && !event.altKey && !event.ctrlKey && !event.metaKey) {
+    go(moves[event.key]);
+    event.preventDefault();
+  }
+}
+
+async function init() {
+  setupLang(render);
+  $("first").addEventListener("click", () => go(0));
+  $("previous").addEventListener("click", () => go(index - 1));
+  $("next").addEventListener("click", () => go(index + 1));
+  $("last").addEventListener("click", () => go(frames.length - 1));
+  document.addEventListener("keydown", onKey);
+  $("upload-form").addEventListener("submit", upload);
+  $("record-file").addEventListener("change", upload);
+  if (!recordId) {
+    $("upload").hidden = false;
+    return;
+  }
+  try {
+    load(await getJSON(`/api/records/${encodeURIComponent(recordId)}/frames`));
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+init();

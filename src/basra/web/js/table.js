@@ -1,0 +1,715 @@
+// The table page: joins or watches a table over its WebSocket and draws every state.
+
+import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
+import { backElement, cardElement, miniCard } from "./cards.js";
+import { cardList, cardName, isRtl, lang, levelName, setupLang, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "end", "start"], 4: ["bottom", "end", "top", "start"] };
+const OFFSETS = { bottom: [0, 1], top: [0, -1], start: [-1, 0], end: [1, 0] };
+
+let socket = null;
+let state = null;
+let pendingPlay = false;
+let seenDeals = null; // number of deal scores already shown, per match
+let matchNumber = null;
+let alertTimer = null;
+let toastTimer = null;
+
+// Small helpers.
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** A translated sentence whose {holes} may be DOM nodes (mini cards) as well as text. */
+function sentence(key, params) {
+  const fragment = document.createDocumentFragment();
+  const template = t(key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])));
+  template.split("\u0000").forEach((part, i) => {
+    if (i % 2 === 0) {
+      if (part) fragment.append(part);
+    } else {
+      fragment.append(params[part]);
+    }
+  });
+  return fragment;
+}
+
+function showAlert(message) {
+  $("alert").textContent = message;
+  clearTimeout(alertTimer);
+  alertTimer = setTimeout(() => {
+    $("alert").textContent = "";
+  }, 5000);
+}
+
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.classList.remove("show");
+  void box.offsetWidth; // restart the animation
+  box.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.classList.remove("show");
+    box.textContent = "";
+  }, 2200);
+}
+
+function dialogOpen() {
+  return document.querySelector("dialog[open]") !== null;
+}
+
+// Seats and sides.
+
+function seats() {
+  return state?.table?.seats ?? [];
+}
+
+function mySeat() {
+  return state?.you?.seat ?? null;
+}
+
+function seatName(seat) {
+  const info = seats()[seat];
+  if (!info) return t("seat_n", { n: seat + 1 });
+  if (info.kind === "bot" && (!info.name || info.name === info.level)) {
+    return t("computer_level", { level: levelName(info.level ?? info.name) });
+  }
+  return info.name || t("seat_n", { n: seat + 1 });
+}
+
+function sideCount() {
+  const table = state.table;
+  return table.partnership ? 2 : table.players;
+}
+
+function sideOf(seat) {
+  return seats()[seat]?.side ?? seat % sideCount();
+}
+
+function sideLabel(side) {
+  const names = seats().filter((s) => sideOf(s.seat) === side).map((s) => seatName(s.seat));
+  return names.join(" & ");
+}
+
+function positionOf(seat) {
+  const n = state.table.players;
+  const base = mySeat() ?? 0;
+  return POSITIONS[n][(seat - base + n) % n];
+}
+
+/** Where a card flies from or to for a seat, in pixels. */
+function offsetOf(seat) {
+  const [x, y] = OFFSETS[positionOf(seat)];
+  return [(isRtl() ? -x : x) * 220, y * 180];
+}
+
+// The socket.
+
+function connect(token) {
+  if (socket) socket.close();
+  socket = new TableSocket(code, token, {
+    onMessage: receive,
+    onStatus: (status) => {
+      $("conn").hidden = status !== "reconnecting";
+    },
+    onClosed: async (closeCode) => {
+      $("conn").hidden = true;
+      if (closeCode === 4404) {
+        showAlert(t("no_table", { code }));
+        $("turn").textContent = t("no_table", { code });
+        return;
+      }
+      dropToken(code);
+      showAlert(t("token_lost"));
+      await offerSeat();
+    },
+  });
+}
+
+function send(message) {
+  if (!socket || !socket.send(message)) {
+    showAlert(t("reconnecting"));
+    return false;
+  }
+  return true;
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    const previous = state;
+    state = message;
+    pendingPlay = false;
+    render(previous);
+  } else if (message.type === "error") {
+    pendingPlay = false;
+    const key = `err_${message.code}`;
+    showAlert(lang() === "en" || t(key) === key ? message.message || t(key) : t(key));
+  }
+}
+
+// Joining.
+
+async function offerSeat() {
+  let table;
+  try {
+    table = await getJSON(`/api/tables/${encodeURIComponent(code)}`);
+  } catch (error) {
+    showAlert(error.message);
+    $("turn").textContent = error.status === 404 ? t("no_table", { code }) : error.message;
+    return;
+  }
+  const free = (table.seats ?? []).some((s) => s.kind === "human" && !s.taken);
+  if (!free) {
+    connect(null);
+    return;
+  }
+  showJoinPanel(table.seats ?? []);
+}
+
+function showJoinPanel(seatList) {
+  const taken = seatList.filter((s) => s.taken && s.kind === "human").map((s) => s.name).filter(Boolean);
+  $("join-seats").textContent = taken.length
+    ? `${t("join_hint")} ${t("at_table", { names: taken.join(" · ") })}` : t("join_hint");
+  $("join-name").value = storedName();
+  $("join-panel").hidden = false;
+  $("open-join").hidden = true;
+  $("join-name").focus();
+}
+
+async function join(event) {
+  event.preventDefault();
+  const name = $("join-name").value.trim();
+  storeName(name);
+  const button = $("join-button");
+  button.disabled = true;
+  try {
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(code)}/join`, name ? { name } : {});
+    storeToken(code, answer.seat, answer.token);
+    $("join-panel").hidden = true;
+    connect(answer.token);
+  } catch (error) {
+    showAlert(error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function watch() {
+  $("join-panel").hidden = true;
+  connect(null);
+}
+
+// Drawing.
+
+function render(previous) {
+  const body = document.body;
+  const deal = state.deal;
+  body.dataset.seq = String(state.seq);
+  body.dataset.status = state.table.status;
+  body.dataset.toPlay = String(deal ? deal.to_play : -1);
+  body.dataset.mySeat = mySeat() === null ? "" : String(mySeat());
+  body.dataset.deal = String(deal ? deal.number : 0);
+  body.dataset.players = String(state.table.players);
+
+  const newMatch = matchNumber !== state.table.match_number;
+  if (newMatch) {
+    matchNumber = state.table.match_number;
+    seenDeals = state.deal_scores.length;
+  }
+  const newPlay = Boolean(previous && !newMatch && state.last_play && state.seq !== previous.seq);
+
+  $("table-title").textContent = t("table_code", { code });
+  renderScores();
+  renderSeats();
+  renderTurn();
+  renderFloor(previous, newPlay);
+  renderHand(previous);
+  renderLastPlay(newPlay);
+  renderPanels();
+  if (newPlay) playEffects();
+  const capture = $("capture-dialog");
+  if (capture.open && (!myTurn() || capture.dataset.seq !== String(state.seq))) capture.close();
+
+  if (state.deal_scores.length > seenDeals) {
+    seenDeals = state.deal_scores.length;
+    showDealScore(state.deal_scores[state.deal_scores.length - 1]);
+  }
+  focusHandOnTurn(previous);
+}
+
+function renderScores() {
+  const deal = state.deal;
+  const info = [t("target_n", { n: state.target })];
+  if (deal) info.push(t("deal_n", { n: deal.number }));
+  if (state.carry) info.push(t("carry_n", { n: state.carry }));
+  $("score-info").textContent = info.join(" · ");
+  const list = $("score-sides");
+  list.replaceChildren();
+  for (let side = 0; side < sideCount(); side++) {
+    const mine = mySeat() !== null && state.you.side === side;
+    const label = state.table.partnership ? `${t("team_n", { n: side + 1 })}: ${sideLabel(side)}` : sideLabel(side);
+    list.append(el("li", { class: `score-side side-${side}${mine ? " mine" : ""}` },
+      el("span", { class: "side-name", text: label }),
+      el("span", { class: "side-stats" },
+        el("span", { class: "stat", title: t("pile") }, el("span", { class: "stat-label", text: t("pile") }), ` ${deal ? deal.pile_counts[side] : 0}`),
+        el("span", { class: "stat", title: t("basras") }, el("span", { class: "stat-label", text: t("basras") }), ` ${deal ? deal.basras[side] : 0}`),
+        el("span", { class: "stat stat-total", title: t("total") }, el("span", { class: "stat-label", text: t("total") }), ` ${state.totals[side] ?? 0}`))));
+  }
+}
+
+function presence(info) {
+  if (info.kind === "bot") return null;
+  if (info.away) return el("span", { class: "presence away", text: t("away") });
+  const online = info.connected;
+  return el("span", { class: `presence ${online ? "online" : "offline"}`, title: t(online ? "connected" : "offline") },
+    el("span", { class: "dot", "aria-hidden": "true" }),
+    el("span", { class: "visually-hidden", text: t(online ? "connected" : "offline") }));
+}
+
+function plate(seat) {
+  const info = seats()[seat];
+  const deal = state.deal;
+  const active = deal && deal.to_play === seat && state.table.status === "playing";
+  const name = seatName(seat);
+  const node = el("div", { class: `plate side-${sideOf(seat)}${active ? " active" : ""}` },
+    el("span", { class: "avatar", "aria-hidden": "true", text: (name.trim()[0] ?? "?").toUpperCase() }),
+    el("span", { class: "plate-name", text: seat === mySeat() ? `${name} (${t("you")})` : name }));
+  const dot = info && presence(info);
+  if (dot) node.append(dot);
+  if (deal && deal.dealer === seat) node.append(el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") }));
+  return node;
+}
+
+function renderSeats() {
+  const n = state.table.players;
+  const used = new Set(POSITIONS[n]);
+  for (const pos of ["top", "start", "end"]) $(`pos-${pos}`).hidden = !used.has(pos);
+  $("felt").dataset.players = String(n);
+  for (let seat = 0; seat < n; seat++) {
+    const pos = positionOf(seat);
+    const box = pos === "bottom" ? $("bottom-seat") : $(`pos-${pos}`);
+    box.replaceChildren(plate(seat));
+    box.dataset.seat = String(seat);
+    if (seat === mySeat()) continue;
+    const count = state.deal ? state.deal.hand_counts[seat] : 0;
+    const backs = el("div", { class: "backs", role: "img", "aria-label": `${t("hand_of", { name: seatName(seat) })}: ${t("cards_count", { n: count })}` });
+    for (let i = 0; i < Math.min(count, 8); i++) backs.append(backElement());
+    box.append(el("div", { class: "backs-row" }, backs, el("span", { class: "count-badge", "aria-hidden": "true", text: String(count) })));
+  }
+}
+
+function renderTurn() {
+  const status = state.table.status;
+  const deal = state.deal;
+  let text;
+  if (status === "waiting" || !deal) text = t("waiting_players");
+  else if (status === "finished" || state.result) text = t("match_over");
+  else if (deal.to_play === mySeat()) text = t("your_turn");
+  else text = t("someones_turn", { name: seatName(deal.to_play) });
+  const turn = $("turn");
+  turn.textContent = text;
+  turn.classList.toggle("mine", Boolean(deal && deal.to_play === mySeat() && status === "playing"));
+  const stock = deal ? t("stock", { n: deal.stock_count }) : "";
+  $("stock").textContent = stock;
+  tickTimer();
+}
+
+function tickTimer() {
+  const deadline = state?.deadline;
+  const timer = $("timer");
+  if (!deadline || state.table.status !== "playing") {
+    timer.hidden = true;
+    return;
+  }
+  const left = Math.max(0, deadline - Date.now());
+  const seconds = Math.ceil(left / 1000);
+  timer.hidden = false;
+  $("timer-text").textContent = t("seconds_left", { n: seconds });
+  timer.classList.toggle("low", seconds <= 5);
+  const total = (state.table.turn_seconds || 30) * 1000;
+  $("timer-fill").style.inlineSize = `${Math.min(100, (left / total) * 100)}%`;
+}
+
+function animateOnce(node, className) {
+  node.classList.add(className);
+  node.addEventListener("animationend", () => node.classList.remove(className), { once: true });
+}
+
+function animateFrom(node, seat, className) {
+  const [x, y] = offsetOf(seat);
+  node.style.setProperty("--from-x", `${x}px`);
+  node.style.setProperty("--from-y", `${y}px`);
+  animateOnce(node, className);
+}
+
+function ghost(node, seat, className) {
+  const [x, y] = offsetOf(seat);
+  node.removeAttribute("data-card");
+  node.removeAttribute("role");
+  node.removeAttribute("aria-label");
+  node.setAttribute("aria-hidden", "true");
+  node.style.setProperty("--to-x", `${x}px`);
+  node.style.setProperty("--to-y", `${y}px`);
+  node.style.setProperty("--from-x", `${offsetOf(state.last_play.seat)[0]}px`);
+  node.style.setProperty("--from-y", `${offsetOf(state.last_play.seat)[1]}px`);
+  node.classList.remove("enter", "deal-in");
+  node.classList.add("ghost", className);
+  setTimeout(() => node.remove(), reducedMotion.matches ? 50 : 750);
+  return node;
+}
+
+function renderFloor(previous, newPlay) {
+  const box = $("floor");
+  const floor = state.deal ? state.deal.floor : [];
+  const sameDeal = previous?.deal && state.deal && previous.deal.number === state.deal.number;
+  box.querySelectorAll(".ghost").forEach((n) => n.remove());
+  const old = new Map([...box.querySelectorAll("[data-card]")].map((n) => [n.dataset.card, n]));
+  const play = newPlay ? state.last_play : null;
+  const captured = new Set(play?.captured ?? []);
+  const nodes = floor.map((card) => {
+    const reuse = old.get(card);
+    if (reuse && reuse.dataset.lang === lang()) {
+      old.delete(card);
+      return reuse;
+    }
+    const node = cardElement(card);
+    node.dataset.lang = lang();
+    if (play && play.card === card && !captured.size) animateFrom(node, play.seat, "enter");
+    else if (!sameDeal && previous) animateOnce(node, "deal-in");
+    return node;
+  });
+  if (play && captured.size) {
+    const previousFloor = previous?.deal?.floor ?? [];
+    for (const card of previousFloor) {
+      const node = old.get(card);
+      if (!node || !captured.has(card)) continue;
+      const at = Math.min(previousFloor.indexOf(card), nodes.length);
+      nodes.splice(at, 0, ghost(node, play.seat, "leave"));
+    }
+    nodes.push(ghost(cardElement(play.card), play.seat, "swoop"));
+  }
+  box.replaceChildren(...nodes);
+  box.classList.toggle("empty", floor.length === 0);
+  box.setAttribute("aria-label", floor.length ? t("floor") : `${t("floor")}: ${t("empty_floor")}`);
+}
+
+function legalFor(card) {
+  return (state.legal ?? []).filter((entry) => entry.card === card);
+}
+
+function myTurn() {
+  return Boolean(state?.deal && state.table.status === "playing" && !state.result &&
+    mySeat() !== null && state.deal.to_play === mySeat());
+}
+
+function renderHand(previous) {
+  const box = $("hand");
+  const seated = mySeat() !== null;
+  box.hidden = !seated;
+  document.querySelector(".keys-hint").hidden = !seated || !state.deal || Boolean(state.result);
+  $("watching").hidden = seated;
+  if (!seated) {
+    box.replaceChildren();
+    return;
+  }
+  const hand = state.deal ? state.deal.hand : [];
+  const focused = box.contains(document.activeElement) ? [...box.children].indexOf(document.activeElement) : -1;
+  const old = new Map([...box.children].map((n) => [n.dataset.card, n]));
+  const turn = myTurn();
+  const nodes = hand.map((card, index) => {
+    let node = old.get(card);
+    if (!node || node.dataset.lang !== lang()) {
+      node = cardElement(card, { tag: "button", className: "hand-card" });
+      node.dataset.lang = lang();
+      if (previous && !old.has(card)) animateOnce(node, "deal-in");
+    }
+    const playable = turn && legalFor(card).length > 0;
+    node.setAttribute("aria-disabled", String(!playable));
+    node.classList.toggle("playable", playable);
+    node.dataset.index = String(index + 1);
+    return node;
+  });
+  box.replaceChildren(...nodes);
+  box.dataset.count = String(nodes.length);
+  box.classList.toggle("my-turn", turn);
+  if (focused >= 0 && !box.contains(document.activeElement) && nodes.length) {
+    nodes[Math.min(focused, nodes.length - 1)].focus();
+  }
+}
+
+function focusHandOnTurn(previous) {
+  const wasMine = previous && previous.deal && previous.deal.to_play === previous.you?.seat &&
+    previous.table.status === "playing";
+  if (!myTurn() || wasMine || dialogOpen()) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !$("hand").contains(active)) return;
+  const first = $("hand").querySelector(".playable");
+  if (first && !$("hand").contains(active)) first.focus();
+}
+
+function playText(play, withNodes) {
+  const you = play.seat === mySeat();
+  const name = seatName(play.seat);
+  const taken = play.captured ?? [];
+  const key = you ? (taken.length ? "you_played_captured" : "you_played") : (taken.length ? "played_captured" : "played");
+  if (!withNodes) return t(key, { name, card: cardName(play.card), cards: cardList(taken) });
+  const cards = document.createDocumentFragment();
+  taken.forEach((card, i) => cards.append(i ? " " : "", miniCard(card)));
+  return sentence(key, { name, card: miniCard(play.card), cards });
+}
+
+function renderLastPlay(newPlay) {
+  const box = $("last-play");
+  const play = state.last_play;
+  if (!play) {
+    box.replaceChildren(el("span", { class: "hint", text: state.deal ? t("no_play_yet") : "" }));
+    return;
+  }
+  const line = el("p", { class: "last-line" }, playText(play, true));
+  if (play.basra) line.append(" ", el("span", { class: "basra-badge", text: t("basra_toast") }));
+  box.replaceChildren(el("span", { class: "visually-hidden", text: `${t("last_play")}: ` }), line);
+  box.dataset.seat = String(play.seat);
+  if (newPlay && !reducedMotion.matches) {
+    box.classList.remove("flash");
+    void box.offsetWidth;
+    box.classList.add("flash");
+  }
+}
+
+function playEffects() {
+  const play = state.last_play;
+  let text = playText(play, false);
+  if (play.basra) {
+    toast(t("basra_by", { name: seatName(play.seat) }));
+    text += `. ${t("basra_toast")}`;
+  }
+  announce(text);
+}
+
+function renderPanels() {
+  const status = state.table.status;
+  const seated = mySeat() !== null;
+  const freeSeat = seats().some((s) => s.kind === "human" && !s.taken);
+
+  const share = $("share-panel");
+  share.hidden = status !== "waiting";
+  if (!share.hidden) {
+    $("share-link").value = `${location.origin}/t/${code}`;
+    $("share-seats").replaceChildren(...seats().map((s) => {
+      const what = s.kind === "bot" ? t("computer") : s.taken ? t("joined") : t("waiting_for");
+      return el("li", { class: `side-${sideOf(s.seat)}${s.taken ? " taken" : ""}` },
+        el("span", { class: "swatch", "aria-hidden": "true" }),
+        `${s.kind === "human" && !s.taken ? t("seat_n", { n: s.seat + 1 }) : seatName(s.seat)}: ${what}`);
+    }));
+    $("open-join").hidden = seated || !freeSeat || !$("join-panel").hidden;
+  }
+
+  $("away-panel").hidden = !(seated && state.you.away);
+
+  const result = state.result;
+  const panel = $("result");
+  panel.hidden = !result;
+  if (result) {
+    let title;
+    if (result.winner === null || result.winner === undefined) title = t("draw");
+    else if (seated) title = result.winner === state.you.side ? t("you_won") : t("you_lost");
+    else title = t("side_won", { n: result.winner + 1 });
+    $("result-title").textContent = title;
+    panel.classList.toggle("won", seated && result.winner === state.you.side);
+    $("result-totals").replaceChildren(...result.totals.map((total, side) =>
+      el("li", { class: `side-${side}${side === result.winner ? " winner" : ""}` },
+        el("span", { class: "side-name", text: state.table.partnership ? `${t("team_n", { n: side + 1 })}: ${sideLabel(side)}` : sideLabel(side) }),
+        el("strong", { text: String(total) }))));
+    const hasRecord = result.record_id !== null && result.record_id !== undefined;
+    $("download-record").hidden = !hasRecord;
+    $("replay-record").hidden = !hasRecord;
+    if (hasRecord) {
+      $("download-record").href = `/api/records/${result.record_id}?download=1`;
+      $("download-record").setAttribute("download", `basra-${result.record_id}.json`);
+      $("replay-record").href = `/replay/${result.record_id}`;
+    }
+    $("rematch").hidden = !seated;
+  }
+}
+
+// Playing.
+
+function playCard(card) {
+  if (!myTurn() || pendingPlay) return;
+  const options = legalFor(card);
+  if (options.length === 0) return;
+  if (options.length === 1) {
+    sendPlay(card, options[0].captured);
+    return;
+  }
+  chooseCapture(card, options);
+}
+
+function sendPlay(card, captured) {
+  if (send({ type: "play", seq: state.seq, card, captured })) pendingPlay = true;
+}
+
+function chooseCapture(card, options) {
+  const dialog = $("capture-dialog");
+  $("capture-for").replaceChildren(sentence("choose_capture_for", { card: miniCard(card) }));
+  $("capture-options").replaceChildren(...options.map((option) => {
+    const button = el("button", { type: "button", class: "btn capture-option", "aria-label": option.captured.map(cardName).join(" + ") });
+    option.captured.forEach((c, i) => {
+      if (i) button.append(el("span", { class: "plus", "aria-hidden": "true", text: "+" }));
+      button.append(cardElement(c, { className: "small" }));
+    });
+    button.addEventListener("click", () => {
+      dialog.close();
+      sendPlay(card, option.captured);
+    });
+    return button;
+  }));
+  dialog.dataset.card = card;
+  dialog.dataset.seq = String(state.seq);
+  dialog.showModal();
+  dialog.querySelector(".capture-option").focus();
+}
+
+function returnFocusToHand(card) {
+  const hand = $("hand");
+  const target = (card && hand.querySelector(`[data-card="${card}"]`)) ||
+    hand.querySelector(".playable") || hand.querySelector("button");
+  if (target) target.focus();
+}
+
+function showDealScore(score) {
+  const dialog = $("score-dialog");
+  $("score-title").textContent = t("deal_score", { n: score.deal });
+  const sides = score.total.length;
+  const head = el("tr", {}, el("td"));
+  for (let side = 0; side < sides; side++) {
+    head.append(el("th", { scope: "col", class: `side-${side}`, text: state.table.partnership ? t("team_n", { n: side + 1 }) : sideLabel(side) }));
+  }
+  const rows = [
+    ["cards", score.cards],
+    ["majority", score.majority],
+    ["card_points", score.card_points],
+    ["basras", score.basras],
+    ["basra_points_row", score.basra_points],
+    ["total", score.total],
+  ].map(([key, values]) => el("tr", { class: key === "total" ? "total-row" : "" },
+    el("th", { scope: "row", text: t(key) }),
+    ...(values ?? []).map((v) => el("td", { text: String(v) }))));
+  const table = el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  const notes = [];
+  const left = score.leftover;
+  if (left && left.cards && left.cards.length) {
+    const names = cardList(left.cards);
+    notes.push(left.seat === null || left.seat === undefined || left.seat < 0
+      ? t("leftover_nobody", { cards: names })
+      : t("leftover", { cards: names, name: seatName(left.seat) }));
+  }
+  if (score.carry_in) notes.push(t("carry_in", { n: score.carry_in }));
+  if (score.carry_out) notes.push(t("carry_out", { n: score.carry_out }));
+  $("score-body").replaceChildren(table, ...notes.map((n) => el("p", { class: "hint", text: n })));
+  if ($("capture-dialog").open) $("capture-dialog").close();
+  if (!dialog.open) dialog.showModal();
+  $("score-continue").focus();
+}
+
+function onHandClick(event) {
+  const button = event.target.closest("button.hand-card");
+  if (button) playCard(button.dataset.card);
+}
+
+function onKey(event) {
+  if (dialogOpen() || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target.closest("input, textarea, select")) return;
+  const hand = $("hand");
+  const cards = [...hand.querySelectorAll("button.hand-card")];
+  if (!cards.length) return;
+  if (/^[1-9]$/.test(event.key)) {
+    const card = cards[Number(event.key) - 1];
+    if (card) {
+      card.focus();
+      event.preventDefault();
+    }
+    return;
+  }
+  const index = cards.indexOf(document.activeElement);
+  if (index < 0) return;
+  let next = null;
+  const forward = isRtl() ? "ArrowLeft" : "ArrowRight";
+  const backward = isRtl() ? "ArrowRight" : "ArrowLeft";
+  if (event.key === forward || event.key === "ArrowDown") next = (index + 1) % cards.length;
+  else if (event.key === backward || event.key === "ArrowUp") next = (index - 1 + cards.length) % cards.length;
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = cards.length - 1;
+  if (next !== null) {
+    cards[next].focus();
+    event.preventDefault();
+  }
+}
+
+async function copyLink() {
+  const input = $("share-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  const button = $("copy-link");
+  button.textContent = t("copied");
+  setTimeout(() => {
+    button.textContent = t("copy_link");
+  }, 1500);
+}
+
+function redraw() {
+  if (!state) {
+    $("table-title").textContent = t("table_code", { code });
+    return;
+  }
+  render(null);
+}
+
+function init() {
+  setupLang(redraw);
+  $("table-title").textContent = t("table_code", { code });
+  $("turn").textContent = t("loading");
+  $("hand").addEventListener("click", onHandClick);
+  document.addEventListener("keydown", onKey);
+  $("join-form").addEventListener("submit", join);
+  $("watch-button").addEventListener("click", watch);
+  $("open-join").addEventListener("click", () => showJoinPanel(seats()));
+  $("copy-link").addEventListener("click", copyLink);
+  $("back").addEventListener("click", () => send({ type: "back" }));
+  $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("capture-cancel").addEventListener("click", () => $("capture-dialog").close());
+  $("capture-dialog").addEventListener("close", () => returnFocusToHand($("capture-dialog").dataset.card));
+  $("score-continue").addEventListener("click", () => $("score-dialog").close());
+  $("score-dialog").addEventListener("close", () => {
+    if (!$("result").hidden) $(mySeat() === null ? "replay-record" : "rematch").focus();
+    else returnFocusToHand(null);
+  });
+  setInterval(() => state && tickTimer(), 250);
+
+  const stored = storedToken(code);
+  if (stored) connect(stored.token);
+  else offerSeat();
+}
+
+init();
