@@ -1,0 +1,194 @@
+"""No message ever carries a card its recipient may not see.
+
+Whole matches are played over real WebSocket connections (the in-process test client):
+every seat of all-human tables in lockstep, and a quick game against the computer, each
+with a watcher. Afterwards the finished record rebuilds the true position after every
+play, and every message each connection received is checked against the position of its
+``seq``: no card from another hand or from the stock may appear in it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from basra.cards import CARD_NAMES, parse_card
+from basra.match import Match
+from basra.rules import make_rules
+from basra.server import create_app
+from basra.state import DealState
+
+STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
+              "carry", "deal_scores", "result", "deadline"}
+DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
+             "pile_counts", "basras", "last_capturer"}
+CARD_SET = set(CARD_NAMES)
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card name anywhere in a JSON value (as a string or inside move text)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        for part in value.replace(":", " ").replace("+", " ").split():
+            if part in CARD_SET:
+                found.add(part)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found |= cards_in(key) | cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+def names(mask: int) -> set[str]:
+    return {CARD_NAMES[c] for c in range(52) if mask >> c & 1}
+
+
+def positions(record: dict[str, Any]) -> list[tuple[int, DealState]]:
+    """(deal number, state) after each play of the match: index = seq."""
+    rules = make_rules(record["variant"], record["rules"]["players"], record["rules"])
+    match = Match(rules, seed=record["seed"], variant=record["variant"])
+    states = [(1, match.state)]
+    for deal in record["deals"]:
+        for play in deal["plays"]:
+            move = parse_card(play["card"])
+            for card in play["captured"]:
+                move |= 1 << (6 + parse_card(card))
+            match.play(move)
+            states.append((len(match.deals), match.state))
+    return states
+
+
+def check_messages(messages: list[dict[str, Any]], seat: int | None,
+                   states: list[tuple[int, DealState]]) -> int:
+    """Check every message of one connection; returns how many states were checked."""
+    checked = 0
+    for message in messages:
+        text = json.dumps(message)
+        assert "seed" not in text and "token" not in text and "stock\"" not in text
+        if message["type"] != "state" or message["deal"] is None:
+            continue
+        assert set(message) == STATE_KEYS
+        assert set(message["deal"]) == DEAL_KEYS
+        number, state = states[message["seq"]]
+        assert message["deal"]["number"] == number
+        hidden = names(state.stock_mask())
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                hidden |= names(hand)
+        # The rules name cards (card points, burying) but are no card's whereabouts.
+        table = {key: value for key, value in message["table"].items() if key != "rules"}
+        current = {key: message[key] for key in ("deal", "legal", "you")} | {"table": table}
+        if message["last_play"] and message["last_play"]["deal"] == number:
+            current["last_play"] = message["last_play"]
+        leaked = cards_in(current) & hidden
+        assert not leaked, f"seat {seat} was sent hidden cards {leaked} at seq {message['seq']}"
+        own = names(state.hands[seat]) if seat is not None else set()
+        assert set(message["deal"]["hand"]) == own
+        if seat is None or state.to_play != seat or state.is_over:
+            assert message["legal"] == []
+        checked += 1
+    return checked
+
+
+def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
+    """An all-human table, every seat driven here with random legal moves, plus a watcher."""
+    rng = random.Random(seed)
+    created = client.post("/api/tables", json=body).json()
+    tokens = {created["seat"]: created["token"]}
+    for _ in range(body["players"] - 1):
+        joined = client.post(f"/api/tables/{created['code']}/join", json={}).json()
+        tokens[joined["seat"]] = joined["token"]
+    code = created["code"]
+    seats = sorted(tokens)
+    received: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in [*seats, None]}
+    with client.websocket_connect(f"/ws/{code}") as watcher:
+        sockets = {}
+        for seat in seats:
+            sockets[seat] = client.websocket_connect(f"/ws/{code}?token={tokens[seat]}")
+            sockets[seat].__enter__()
+        # Each connection gets one state on connecting, plus one per later connection.
+        received[None].append(watcher.receive_json())
+        for index in range(len(seats)):
+            for listener in [None, *seats[: index + 1]]:
+                sock = watcher if listener is None else sockets[listener]
+                received[listener].append(sock.receive_json())
+        latest = received[seats[0]][-1]
+        while latest["result"] is None:
+            to_play = latest["deal"]["to_play"]
+            view = received[to_play][-1]
+            move = rng.choice(view["legal"])
+            sockets[to_play].send_text(json.dumps(
+                {"type": "play", "seq": view["seq"], "card": move["card"],
+                 "captured": move["captured"]}))
+            for listener in [None, *seats]:
+                sock = watcher if listener is None else sockets[listener]
+                received[listener].append(sock.receive_json())
+            latest = received[seats[0]][-1]
+        for sock in sockets.values():
+            sock.__exit__(None, None, None)
+    record = client.get(f"/api/records/{latest['result']['record_id']}").json()
+    states = positions(record)
+    return sum(check_messages(msgs, seat, states) for seat, msgs in received.items())
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [
+    ("egyptian", 2, 1), ("jawaker", 2, 2), ("egyptian", 4, 3), ("three-player", 3, 4),
+    ("six-card", 2, 5), ("lebanese", 3, 6), ("classic", 4, 7), ("iraqi", 2, 8),
+])
+def test_no_message_of_a_whole_match_shows_a_hidden_card(
+        tmp_path: Any, variant: str, players: int, seed: int) -> None:
+    app = create_app(f"sqlite:///{tmp_path}/hidden.db", bot_delay=0)
+    with TestClient(app) as client:
+        body = {"variant": variant, "players": players,
+                "seats": [{"kind": "human"}] * players}
+        checked = play_lockstep(client, body, seed)
+    assert checked > 40 * (players + 1)
+
+
+def test_quick_game_against_the_computer_hides_its_hand(tmp_path: Any) -> None:
+    app = create_app(f"sqlite:///{tmp_path}/quick.db", bot_delay=0)
+    rng = random.Random(11)
+    with TestClient(app) as client:
+        quick = client.post("/api/quick", json={"name": "Amira"}).json()
+        mine: list[dict[str, Any]] = []
+        watched: list[dict[str, Any]] = []
+        with client.websocket_connect(f"/ws/{quick['code']}") as watcher, \
+                client.websocket_connect(f"/ws/{quick['code']}?token={quick['token']}") as ws:
+            while True:
+                message = ws.receive_json()
+                mine.append(message)
+                if message["result"] is not None:
+                    break
+                if message["legal"]:
+                    move = rng.choice(message["legal"])
+                    ws.send_text(json.dumps({"type": "play", "seq": message["seq"],
+                                             "card": move["card"],
+                                             "captured": move["captured"]}))
+            while True:
+                message = watcher.receive_json()
+                watched.append(message)
+                if message["result"] is not None:
+                    break
+        record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
+    states = positions(record)
+    assert check_messages(mine, 0, states) > 50
+    assert check_messages(watched, None, states) > 50
+
+
+def test_the_checker_catches_a_leak() -> None:
+    """The check above fails when a message does carry another seat's card."""
+    match = Match(make_rules("egyptian"), seed=3)
+    state = match.state
+    theirs = sorted(names(state.hands[1]))
+    message = {key: None for key in STATE_KEYS}
+    message.update(type="state", seq=0, legal=[], last_play=None, you={"seat": 0},
+                   table={}, deal={key: None for key in DEAL_KEYS})
+    message["deal"].update(number=1, hand=sorted(names(state.hands[0])), floor=[theirs[0]])
+    with pytest.raises(AssertionError, match="hidden cards"):
+        check_messages([message], 0, [(1, state)])
