@@ -830,6 +830,12 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
         url = database_url(database) if database else default_database_url()
     except ValueError as error:
         raise UserError(str(error)) from None
+    if url.startswith("postgresql"):
+        try:
+            import asyncpg  # noqa: F401
+        except ImportError:
+            raise UserError("PostgreSQL storage needs the asyncpg driver: "
+                            "pip install 'basra[postgres]'") from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family, socket.SOCK_STREAM) as probe:

@@ -569,7 +569,9 @@ function chooseCapture(card, options) {
   const dialog = $("capture-dialog");
   $("capture-for").replaceChildren(sentence("choose_capture_for", { card: miniCard(card) }));
   $("capture-options").replaceChildren(...options.map((option) => {
-    const button = el("button", { type: "button", class: "btn capture-option", "aria-label": option.captured.map(cardName).join(" + ") });
+    const label = option.captured.length ? option.captured.map(cardName).join(" + ") : t("take_nothing");
+    const button = el("button", { type: "button", class: "btn capture-option", "aria-label": label });
+    if (!option.captured.length) button.append(el("span", { text: label }));
     option.captured.forEach((c, i) => {
       if (i) button.append(el("span", { class: "plus", "aria-hidden": "true", text: "+" }));
       button.append(cardElement(c, { className: "small" }));
