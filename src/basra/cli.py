@@ -819,6 +819,7 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int) -> None:
     """Start the web app: play Basra in the browser with friends and computer players."""
+    import importlib.util
     import socket
 
     import uvicorn
@@ -830,12 +831,9 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
         url = database_url(database) if database else default_database_url()
     except ValueError as error:
         raise UserError(str(error)) from None
-    if url.startswith("postgresql"):
-        try:
-            import asyncpg  # noqa: F401
-        except ImportError:
-            raise UserError("PostgreSQL storage needs the asyncpg driver: "
-                            "pip install 'basra[postgres]'") from None
+    if url.startswith("postgresql") and importlib.util.find_spec("asyncpg") is None:
+        raise UserError("PostgreSQL storage needs the asyncpg driver: "
+                        "pip install 'basra[postgres]'")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family, socket.SOCK_STREAM) as probe:
