@@ -209,6 +209,9 @@ class Hub:
             await self._act(connection, intent)
         except IntentError as refused:
             self.error(connection, refused.code, str(refused))
+        except Exception:  # a bug must not take the table or the server down
+            log.exception("message %r at table %s failed", text[:200], connection.table.code)
+            self.error(connection, "server_error", "the server could not handle this message")
 
     async def _act(self, connection: Connection, intent: Intent) -> None:
         table = connection.table
@@ -244,11 +247,16 @@ class Hub:
         if table.status == "finished":
             record = table.record()
             number = table.match_number
-            record_id = await self.store.save_record(table.code, number, record,
-                                                     dumps(record))
-            table.record_ids.append(record_id)
-            if table.match_number == number:
-                table.last_record_id = record_id
+            try:
+                record_id = await self.store.save_record(table.code, number, record,
+                                                         dumps(record))
+            except Exception:
+                log.exception("the record of table %s, match %d, could not be stored",
+                              table.code, number)
+            else:
+                table.record_ids.append(record_id)
+                if table.match_number == number:
+                    table.last_record_id = record_id
         self._changed(table)
 
     def _changed(self, table: Table) -> None:
