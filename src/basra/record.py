@@ -115,6 +115,8 @@ def loads(text: str) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     return record

@@ -319,7 +319,12 @@ def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
                 )
             pairs.append((spec, points))
     elif isinstance(value, list | tuple):
-        pairs = [(str(p[0]), p[1]) for p in value]
+        pairs = []
+        for entry in value:
+            if not isinstance(entry, list | tuple) or len(entry) != 2:
+                raise RulesError(
+                    f"bad card_points entry {entry!r}: expected a [CARD, POINTS] pair")
+            pairs.append((str(entry[0]), entry[1]))
     else:
         raise RulesError(f"option card_points must map cards to points, not {value!r}")
     return tuple((_card_spec(spec), _parse_int(f"card_points[{spec}]", pts))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -47,7 +48,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
         return {}
     try:
         body = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ConfigError("the request body is not JSON") from None
     if not isinstance(body, dict):
         raise ConfigError(f"expected a JSON object, not {raw[:60]!r}")
@@ -102,6 +103,13 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.exception_handler(ConfigError)
     async def config_error(_request: Request, error: ConfigError) -> JSONResponse:
         return _error(400, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc'][1:])}: {problem['msg']}"
+            for problem in error.errors())
+        return _error(400, problems or "bad request")
 
     @app.exception_handler(JoinError)
     async def join_error(_request: Request, error: JoinError) -> JSONResponse:

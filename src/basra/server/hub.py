@@ -80,6 +80,8 @@ class Hub:
         self.connections: dict[str, set[Connection]] = {}
         self._next_event: dict[str, asyncio.TimerHandle] = {}
         self._away_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._planned: dict[str, tuple[int, int, bool]] = {}
+        """The turn (seq, seat, computer or not) each table's next event is for."""
         self._bots: dict[tuple[str, int, str], Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._pool: ProcessPoolExecutor | None = None
@@ -186,11 +188,20 @@ class Hub:
         if seat is None:
             return
         table.connections[seat] -= 1
-        if table.connections[seat] == 0 and table.status == "playing":
-            key = (table.code, seat)
-            self._away_timers[key] = asyncio.get_running_loop().call_later(
-                self.away_after, self._gone_away, table, seat)
         self._changed(table)
+
+    def _watch_absent(self, table: Table) -> None:
+        """Start the away timer of every human seat with no connection in a running match
+        (gone, or never come: a table must not wait forever for anyone)."""
+        if table.status != "playing":
+            return
+        loop = asyncio.get_running_loop()
+        for seat in range(table.rules.players):
+            key = (table.code, seat)
+            if (table.is_human(seat) and table.connections[seat] == 0
+                    and seat not in table.away and key not in self._away_timers):
+                self._away_timers[key] = loop.call_later(
+                    self.away_after, self._gone_away, table, seat)
 
     def _gone_away(self, table: Table, seat: int) -> None:
         self._away_timers.pop((table.code, seat), None)
@@ -266,15 +277,23 @@ class Hub:
             connection.send(state_message(table, connection.seat))
 
     def _plan(self, table: Table) -> None:
+        """Arm the table's next event, unless the same turn already has one (comings and
+        goings must not restart a turn timer or delay a computer move)."""
+        self._watch_absent(table)
+        seat = table.to_play()
+        seq = table.seq
+        turn = None if seat is None else (seq, seat, table.computer_plays(seat))
+        if turn is not None and table.code in self._next_event \
+                and self._planned.get(table.code) == turn:
+            return
         handle = self._next_event.pop(table.code, None)
         if handle is not None:
             handle.cancel()
         table.deadline_ms = None
-        seat = table.to_play()
-        if seat is None:
+        if seat is None or turn is None:
             return
+        self._planned[table.code] = turn
         loop = asyncio.get_running_loop()
-        seq = table.seq
         if table.computer_plays(seat):
             match = table.match
             assert match is not None

@@ -41,7 +41,7 @@ def parse_intent(text: str) -> Intent:
         raise _bad(f"message of {len(text)} characters; at most {MAX_MESSAGE} are read")
     try:
         data: Any = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise _bad(f"not JSON: {text[:60]!r}") from None
     if not isinstance(data, dict):
         raise _bad(f"expected a JSON object with a \"type\", not {text[:60]!r}")

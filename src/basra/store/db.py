@@ -229,8 +229,13 @@ class Store:
                         for operation in operations:
                             await operation(conn)
                 except Exception:
-                    log.exception("could not write %d change(s) to the database",
-                                  len(operations))
+                    # One bad change must not lose the others of its batch.
+                    for operation in operations:
+                        try:
+                            async with self.engine.begin() as conn:
+                                await operation(conn)
+                        except Exception:
+                            log.exception("could not write a change to the database")
             for item in batch:
                 if isinstance(item, asyncio.Event):
                     item.set()

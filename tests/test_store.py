@@ -1,0 +1,324 @@
+"""The store (``basra.store``): tables, seats, moves and finished records in SQL.
+
+Every test runs on a fresh SQLite file, and on PostgreSQL too when the environment
+variable ``BASRA_TEST_POSTGRES_URL`` names a database (as CI does), e.g.
+``postgresql+asyncpg://postgres@localhost:5433/basra_test``. Tests there use fresh table
+codes and delete their rows afterwards, so they can run again and again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import delete, func, select
+
+from basra.bots import make_bot
+from basra.match import Match
+from basra.observe import observe
+from basra.record import Player, dumps, match_record
+from basra.rules import make_rules
+from basra.store import SavedTable, Store, StoredRecord, database_url, default_database_url
+from basra.store.db import moves_table, records_table, seats_table, tables_table
+
+POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
+BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+
+CONFIG = {"variant": "egyptian", "players": 2, "rules": {"basra_points": 5},
+          "seats": [{"kind": "human", "level": None}, {"kind": "bot", "level": "expert"}],
+          "turn_seconds": 30, "takeover_level": "expert"}
+BIG_SEED = (1 << 62) - 12345
+"""Seeds are 62-bit: they need a BIGINT column."""
+
+
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/store.db"
+    assert POSTGRES_URL is not None
+    return POSTGRES_URL
+
+
+@pytest.fixture()
+def new_code(url: str) -> Iterator[Callable[[], str]]:
+    """Fresh table codes; their rows are deleted after the test."""
+    codes: list[str] = []
+
+    def make() -> str:
+        codes.append("t" + uuid.uuid4().hex[:15])
+        return codes[-1]
+
+    yield make
+
+    async def clean(store: Store) -> None:
+        async with store.engine.begin() as conn:
+            for table in (moves_table, seats_table, tables_table, records_table):
+                await conn.execute(delete(table).where(table.c.code.in_(codes)))
+
+    if codes:
+        with_store(url, clean)
+
+
+def with_store(url: str, work: Callable[[Store], Awaitable[Any]]) -> Any:
+    """Open a store, run ``work`` on it, close it (which writes what is queued)."""
+
+    async def main() -> Any:
+        store = Store(url)
+        await store.open()
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(main())
+
+
+async def saved(store: Store, code: str) -> SavedTable:
+    found = [table for table in await store.load_tables() if table.code == code]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    """A finished match's record."""
+    match = Match(make_rules("egyptian"), seed=7)
+    bots = [make_bot("greedy", 1), make_bot("random", 2)]
+    while not match.is_over:
+        seat = match.state.to_play
+        match.play(bots[seat].choose(observe(match, seat)))
+    return match_record(match, [Player("Amira", "human"), Player("greedy", "bot")])
+
+
+# URLs
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ("sqlite:///tmp/basra.db", "sqlite+aiosqlite:///tmp/basra.db"),
+    ("sqlite:////var/lib/basra/basra.db", "sqlite+aiosqlite:////var/lib/basra/basra.db"),
+    ("sqlite+aiosqlite:///basra.db", "sqlite+aiosqlite:///basra.db"),
+    ("sqlite://", "sqlite+aiosqlite://"),
+    ("postgresql://u:p@localhost/basra", "postgresql+asyncpg://u:p@localhost/basra"),
+    ("postgresql+psycopg2://u:secret@db.example:5433/basra",
+     "postgresql+asyncpg://u:secret@db.example:5433/basra"),
+    ("postgresql+asyncpg://u:p%40ss@localhost/basra",
+     "postgresql+asyncpg://u:p%40ss@localhost/basra"),
+])
+def test_database_urls_get_their_async_driver(given: str, expected: str) -> None:
+    assert database_url(given) == expected
+    assert Store(given).url == expected
+
+
+@pytest.mark.parametrize("given", ["mysql://x", "mysql+aiomysql://u:p@h/db",
+                                   "oracle://scott@h/db", "garbage", "http://example.com",
+                                   "://nothing"])
+def test_other_database_urls_are_refused_naming_the_url(given: str) -> None:
+    with pytest.raises(ValueError, match="sqlite") as refused:
+        database_url(given)
+    assert repr(given) in str(refused.value)
+    with pytest.raises(ValueError):
+        Store(given)
+
+
+def test_the_default_database_is_a_sqlite_file() -> None:
+    default = default_database_url()
+    assert default.startswith("sqlite+aiosqlite:///") and default.endswith("basra.db")
+    assert Store().url == Store(None).url == default
+
+
+def test_a_store_must_be_opened_before_use(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path}/unused.db")
+    with pytest.raises(RuntimeError, match="not open"):
+        _ = store.engine
+
+    async def harmless() -> None:
+        await store.flush()
+        await store.close()
+
+    asyncio.run(harmless())
+    assert not (tmp_path / "unused.db").exists()
+
+
+def test_opening_makes_the_folder_of_a_sqlite_file(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path}/deep/er/basra.db"
+    with_store(url, lambda store: store.load_tables())
+    assert (tmp_path / "deep" / "er" / "basra.db").is_file()
+
+
+# Tables, seats and moves
+
+
+def test_a_table_its_seats_and_moves_come_back_as_saved(url: str,
+                                                        new_code: Callable[[], str]) -> None:
+    code, other = new_code(), new_code()
+
+    async def write_and_read(store: Store) -> None:
+        store.create_table(code, CONFIG, BIG_SEED)
+        store.save_seat(code, 0, "أميرة", "a" * 64)
+        store.save_seat(code, 2, "Omar", "b" * 64)
+        store.create_table(other, {**CONFIG, "turn_seconds": 0}, 5)
+        for index, move in [(0, 17), (2, 4093 << 6 | 3), (1, 9)]:
+            store.add_move(code, 1, index, move)
+        store.add_move(other, 1, 0, 51)
+        await store.flush()
+        table = await saved(store, code)
+        assert table == SavedTable(code, CONFIG, BIG_SEED, 1,
+                                   {0: ("أميرة", "a" * 64), 2: ("Omar", "b" * 64)},
+                                   [17, 9, 4093 << 6 | 3])
+        assert await saved(store, other) == SavedTable(
+            other, {**CONFIG, "turn_seconds": 0}, 5, 1, {}, [51])
+
+    with_store(url, write_and_read)
+
+
+def test_closing_the_store_writes_what_is_queued(url: str,
+                                                 new_code: Callable[[], str]) -> None:
+    code = new_code()
+
+    async def write(store: Store) -> None:
+        store.create_table(code, CONFIG, 11)
+        store.save_seat(code, 0, "Huda", "c" * 64)
+        for index in range(40):
+            store.add_move(code, 1, index, index)
+
+    with_store(url, write)
+
+    async def read(store: Store) -> SavedTable:
+        return await saved(store, code)
+
+    table = with_store(url, read)
+    assert table.seats == {0: ("Huda", "c" * 64)} and table.moves == list(range(40))
+
+
+def test_a_rematch_keeps_only_the_new_matchs_moves(url: str,
+                                                   new_code: Callable[[], str]) -> None:
+    code, other = new_code(), new_code()
+
+    async def rematch(store: Store) -> None:
+        store.create_table(code, CONFIG, 1)
+        store.create_table(other, CONFIG, 2)
+        store.save_seat(code, 0, "Amira", "d" * 64)
+        for index in range(5):
+            store.add_move(code, 1, index, 100 + index)
+            store.add_move(other, 1, index, 200 + index)
+        await store.flush()
+        store.start_match(code, 2, BIG_SEED)
+        store.add_move(code, 2, 0, 7)
+        store.add_move(code, 2, 1, 8)
+        await store.flush()
+        table = await saved(store, code)
+        assert (table.match_number, table.seed, table.moves) == (2, BIG_SEED, [7, 8])
+        assert table.seats == {0: ("Amira", "d" * 64)}
+        assert (await saved(store, other)).moves == [200, 201, 202, 203, 204]
+        async with store.engine.connect() as conn:
+            rows = await conn.execute(select(func.count()).select_from(moves_table)
+                                      .where(moves_table.c.code == code))
+            assert rows.scalar_one() == 2  # the old match's moves are gone
+
+    with_store(url, rematch)
+
+
+def test_a_failed_write_does_not_stop_later_writes(url: str,
+                                                  new_code: Callable[[], str]) -> None:
+    code, later = new_code(), new_code()
+
+    async def write(store: Store) -> None:
+        store.create_table(code, CONFIG, 1)
+        await store.flush()
+        store.create_table(code, CONFIG, 2)  # the same code again: refused by the database
+        await store.flush()
+        store.create_table(later, CONFIG, 3)
+        store.save_seat(later, 1, "Omar", "e" * 64)
+        await store.flush()
+        assert (await saved(store, code)).seed == 1
+        assert (await saved(store, later)).seats == {1: ("Omar", "e" * 64)}
+
+    with_store(url, write)
+
+
+# Records
+
+
+def test_records_are_saved_listed_and_found(url: str, new_code: Callable[[], str],
+                                            record: dict[str, Any]) -> None:
+    code, other = new_code(), new_code()
+    text = dumps(record)
+
+    async def records(store: Store) -> None:
+        start = int(time.time() * 1000)
+        first = await store.save_record(code, 1, record, text)
+        second = await store.save_record(other, 1, record, text)
+        third = await store.save_record(code, 2, record, text)
+        assert first < second < third
+        found = await store.get_record(third)
+        assert isinstance(found, StoredRecord)
+        assert (found.id, found.code, found.match_number) == (third, code, 2)
+        assert found.variant == record["variant"] == "egyptian"
+        assert found.players == ["Amira", "greedy"]
+        assert found.totals == record["result"]["totals"]
+        assert found.winner == record["result"]["winner"]
+        assert start - 1000 <= found.finished_at <= time.time() * 1000 + 1000
+        assert found.record == text and json.loads(found.record) == record
+        assert found.summary() == {
+            "id": third, "code": code, "match_number": 2, "variant": "egyptian",
+            "players": ["Amira", "greedy"], "totals": record["result"]["totals"],
+            "winner": record["result"]["winner"], "finished_at": found.finished_at}
+        assert [r.id for r in await store.list_records(code=code)] == [third, first]
+        assert [r.id for r in await store.list_records(code=other)] == [second]
+        assert [r.id for r in await store.list_records(limit=1, code=code)] == [third]
+        mine = {first, second, third}
+        newest = [r.id for r in await store.list_records(limit=1000) if r.id in mine]
+        assert newest == [third, second, first]
+        assert await store.get_record(third + 1000) is None
+        assert await store.list_records(code=new_code()) == []
+
+    with_store(url, records)
+
+
+def test_records_outlive_the_store(url: str, new_code: Callable[[], str],
+                                   record: dict[str, Any]) -> None:
+    code = new_code()
+    changed = json.loads(dumps(record))
+    changed["players"][0]["name"] = "Ḥuda \"the\" 🂡"
+    text = dumps(changed)
+
+    async def save(store: Store) -> int:
+        return await store.save_record(code, 3, changed, text)
+
+    record_id = with_store(url, save)
+
+    async def load(store: Store) -> StoredRecord | None:
+        return await store.get_record(record_id)
+
+    found = with_store(url, load)
+    assert found is not None and found.record == text
+    assert found.players == ["Ḥuda \"the\" 🂡", "greedy"] and found.match_number == 3
+
+
+def test_a_rematch_played_in_the_store_round_trips(url: str, new_code: Callable[[], str],
+                                                   record: dict[str, Any]) -> None:
+    """The write order of a table's life: create, seats, moves, record, rematch."""
+    code = new_code()
+    rng = random.Random(3)
+    moves = [rng.randrange(1 << 20) for _ in range(30)]
+
+    async def life(store: Store) -> None:
+        store.create_table(code, CONFIG, 42)
+        store.save_seat(code, 0, "Amira", "f" * 64)
+        for index, move in enumerate(moves):
+            store.add_move(code, 1, index, move)
+        record_id = await store.save_record(code, 1, record, dumps(record))
+        store.start_match(code, 2, 43)
+        await store.flush()
+        table = await saved(store, code)
+        assert (table.match_number, table.seed, table.moves) == (2, 43, [])
+        assert [r.id for r in await store.list_records(code=code)] == [record_id]
+
+    with_store(url, life)
