@@ -1,9 +1,9 @@
 // The lobby: Quick game, the New table form, open tables and recent matches.
 
+import { $, el } from "./dom.js";
 import { getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
 import { levelName, setupLang, t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
 const TIMERS = [0, 15, 30, 60];
 
 let variants = [];
@@ -17,17 +17,6 @@ function showError(message) {
 
 function clearError() {
   $("alert").textContent = "";
-}
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
 }
 
 function playerName() {

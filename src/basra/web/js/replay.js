@@ -1,26 +1,15 @@
 // The replay page: steps through the frames of a stored or uploaded match record.
 
+import { $, el } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
 import { cardList, hasKey, levelName, setupLang, t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
 const recordId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 
 let record = null;
 let frames = [];
 let index = 0;
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 function showError(message) {
   $("alert").textContent = message;

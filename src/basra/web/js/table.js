@@ -1,10 +1,10 @@
 // The table page: joins or watches a table over its WebSocket and draws every state.
 
+import { $, el } from "./dom.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
 import { cardList, cardName, isRtl, lang, levelName, setupLang, t } from "./i18n.js";
 
-const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "end", "start"], 4: ["bottom", "end", "top", "start"] };
@@ -19,17 +19,6 @@ let alertTimer = null;
 let toastTimer = null;
 
 // Small helpers.
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 /** A translated sentence whose {holes} may be DOM nodes (mini cards) as well as text. */
 function sentence(key, params) {
