@@ -251,4 +251,4 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             if message is None:
                 await websocket.close(1013)
                 return
-            await websocket.send_text(encode(message))
+            await websocket.send_text(message if isinstance(message, str) else encode(message))

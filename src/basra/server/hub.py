@@ -29,7 +29,7 @@ from basra.store import Store
 
 from .messages import Intent, parse_intent
 from .table import IntentError, Table, TableConfig, new_code, new_seed
-from .views import state_message
+from .views import shared_parts, state_message
 
 __all__ = ["Connection", "Hub", "UnknownTableError"]
 
@@ -49,9 +49,10 @@ class Connection:
 
     table: Table
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
+    """Messages to send: dicts, or text already encoded (a state shared by a seat's sockets)."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.outbox.put_nowait(None)  # tells the socket's writer to close
             return
@@ -273,8 +274,17 @@ class Hub:
     def _changed(self, table: Table) -> None:
         """Plan the table's next event, then send every connection its view."""
         self._plan(table)
-        for connection in self.connections.get(table.code, ()):
-            connection.send(state_message(table, connection.seat))
+        connections = self.connections.get(table.code, ())
+        if not connections:
+            return
+        shared = shared_parts(table)
+        texts: dict[int | None, str] = {}
+        for connection in connections:
+            text = texts.get(connection.seat)
+            if text is None:
+                text = texts[connection.seat] = encode(
+                    state_message(table, connection.seat, shared))
+            connection.send(text)
 
     def _plan(self, table: Table) -> None:
         """Arm the table's next event, unless the same turn already has one (comings and

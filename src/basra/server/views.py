@@ -8,11 +8,13 @@ taken out. Nothing else about the match (other hands, the stock, the seed) is re
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 from basra.cards import CARD_NAMES, iter_cards
 from basra.match import DealHistory
 from basra.observe import Observation, observe
+from basra.rules import Rules
 from basra.state import move_text
 
 from .table import Table
@@ -39,11 +41,17 @@ def seat_list(table: Table) -> list[dict[str, Any]]:
     ]
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    """A rules preset's options, built once (rules are frozen)."""
+    return rules.to_dict()
+
+
 def table_info(table: Table) -> dict[str, Any]:
     """The table's public description."""
     return {
         "code": table.code, "variant": table.config.variant, "players": table.rules.players,
-        "partnership": table.rules.partnership, "rules": table.rules.to_dict(),
+        "partnership": table.rules.partnership, "rules": _rules_dict(table.rules),
         "turn_seconds": table.config.turn_seconds,
         "takeover_level": table.config.takeover_level, "status": table.status,
         "match_number": table.match_number, "seats": seat_list(table),
@@ -69,14 +77,39 @@ def _public(observation: Observation) -> Observation:
     return dataclasses.replace(observation, hand=0, legal_moves=())
 
 
-def state_message(table: Table, seat: int | None) -> dict[str, Any]:
+def shared_parts(table: Table) -> dict[str, Any]:
+    """The parts of a state message that every connection of the table gets alike."""
+    match = table.match
+    parts: dict[str, Any] = {"table": table_info(table)}
+    if match is None:
+        return parts
+    parts["last_play"] = None
+    for number in range(len(match.deals), 0, -1):
+        plays = match.deals[number - 1].plays
+        if plays:
+            last = plays[-1]
+            parts["last_play"] = {"deal": number, "seat": last.seat,
+                                  "card": CARD_NAMES[last.card],
+                                  "captured": _names(last.captured), "basra": last.basra}
+            break
+    parts["deal_scores"] = [
+        deal_score_view(number, deal)
+        for number, deal in enumerate(match.deals, start=1) if deal.score is not None
+    ]
+    return parts
+
+
+def state_message(table: Table, seat: int | None,
+                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``state`` message for a connection of ``seat`` (None: a watcher)."""
+    if shared is None:
+        shared = shared_parts(table)
     match = table.match
     message: dict[str, Any] = {
         "type": "state", "seq": table.seq,
         "you": {"seat": seat, "side": None if seat is None else table.rules.side_of[seat],
                 "away": seat in table.away},
-        "table": table_info(table),
+        "table": shared["table"],
         "deal": None, "legal": [], "last_play": None,
         "totals": [0] * table.rules.sides, "target": table.rules.target, "carry": 0,
         "deal_scores": [], "result": None, "deadline": None,
@@ -98,21 +131,11 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
          "text": move_text(move)}
         for move in view.legal_moves
     ]
-    for number in range(len(match.deals), 0, -1):
-        plays = match.deals[number - 1].plays
-        if plays:
-            last = plays[-1]
-            message["last_play"] = {"deal": number, "seat": last.seat,
-                                    "card": CARD_NAMES[last.card],
-                                    "captured": _names(last.captured), "basra": last.basra}
-            break
+    message["last_play"] = shared["last_play"]
     message["totals"] = list(match.totals)
     message["target"] = match.target
     message["carry"] = match.carry
-    message["deal_scores"] = [
-        deal_score_view(number, deal)
-        for number, deal in enumerate(match.deals, start=1) if deal.score is not None
-    ]
+    message["deal_scores"] = shared["deal_scores"]
     if match.is_over:
         message["result"] = {"winner": match.winner, "totals": list(match.totals),
                              "record_id": table.last_record_id}

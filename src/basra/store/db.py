@@ -25,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BigInteger,
@@ -163,6 +163,59 @@ def _now_ms() -> int:
 
 Operation = Callable[[AsyncConnection], Awaitable[Any]]
 
+_MOVES_INSERT = insert(moves_table)
+"""One statement for every move row: rows of a batch go to it in one executemany."""
+
+
+class _MoveRow(NamedTuple):
+    code: str
+    match_number: int
+    idx: int
+    move: int
+
+
+class _RecordWrite:
+    """A finished match's record, written by the writer task; its id comes back."""
+
+    def __init__(self, statement: Any) -> None:
+        self.statement = statement
+        self.future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.id: int | None = None
+
+    async def __call__(self, conn: AsyncConnection) -> None:
+        inserted = await conn.execute(self.statement)
+        key = inserted.inserted_primary_key
+        assert key is not None
+        self.id = int(key[0])
+
+
+Change = Operation | _MoveRow
+
+
+async def _apply(conn: AsyncConnection, changes: list[Change]) -> None:
+    """Run changes in order; runs of move rows go in one executemany."""
+    rows: list[dict[str, Any]] = []
+    for change in changes:
+        if isinstance(change, _MoveRow):
+            rows.append(change._asdict())
+            continue
+        if rows:
+            await conn.execute(_MOVES_INSERT, rows)
+            rows = []
+        await change(conn)
+    if rows:
+        await conn.execute(_MOVES_INSERT, rows)
+
+
+def _settle(changes: list[Change], error: BaseException | None = None) -> None:
+    """Answer the records' waiters once their transaction is over."""
+    for change in changes:
+        if isinstance(change, _RecordWrite) and not change.future.done():
+            if error is None and change.id is not None:
+                change.future.set_result(change.id)
+            else:
+                change.future.set_exception(error or RuntimeError("record not written"))
+
 
 class Store:
     """The database behind a server. Use ``await store.open()`` before anything else."""
@@ -170,7 +223,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url) if url else default_database_url()
         self._engine: AsyncEngine | None = None
-        self._queue: asyncio.Queue[Operation | asyncio.Event] = asyncio.Queue()
+        self._queue: asyncio.Queue[Change | asyncio.Event] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
 
     @property
@@ -213,29 +266,33 @@ class Store:
         self._queue.put_nowait(done)
         await done.wait()
 
-    def _submit(self, operation: Operation) -> None:
+    def _submit(self, operation: Change) -> None:
         self._queue.put_nowait(operation)
 
     async def _write_loop(self) -> None:
         while True:
             first = await self._queue.get()
-            batch: list[Operation | asyncio.Event] = [first]
+            batch: list[Change | asyncio.Event] = [first]
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             operations = [op for op in batch if not isinstance(op, asyncio.Event)]
             if operations:
                 try:
                     async with self.engine.begin() as conn:
-                        for operation in operations:
-                            await operation(conn)
+                        await _apply(conn, operations)
                 except Exception:
                     # One bad change must not lose the others of its batch.
                     for operation in operations:
                         try:
                             async with self.engine.begin() as conn:
-                                await operation(conn)
-                        except Exception:
+                                await _apply(conn, [operation])
+                        except Exception as error:
                             log.exception("could not write a change to the database")
+                            _settle([operation], error)
+                        else:
+                            _settle([operation])
+                else:
+                    _settle(operations)
             for item in batch:
                 if isinstance(item, asyncio.Event):
                     item.set()
@@ -270,9 +327,7 @@ class Store:
         self._submit(lambda conn: conn.execute(statement))
 
     def add_move(self, code: str, match_number: int, index: int, move: int) -> None:
-        statement = insert(moves_table).values(
-            code=code, match_number=match_number, idx=index, move=move)
-        self._submit(lambda conn: conn.execute(statement))
+        self._submit(_MoveRow(code, match_number, index, move))
 
     async def load_tables(self) -> list[SavedTable]:
         """Every stored table with its seats and the moves of its current match."""
@@ -306,11 +361,15 @@ class Store:
             totals=json.dumps(result["totals"]), winner=result["winner"],
             finished_at=_now_ms(), record=text,
         )
-        async with self.engine.begin() as conn:
-            inserted = await conn.execute(statement)
-            key = inserted.inserted_primary_key
-            assert key is not None
-            return int(key[0])
+        if self._writer is None:  # not open: write it here
+            async with self.engine.begin() as conn:
+                inserted = await conn.execute(statement)
+                key = inserted.inserted_primary_key
+                assert key is not None
+                return int(key[0])
+        write = _RecordWrite(statement)
+        self._submit(write)
+        return await write.future
 
     async def list_records(self, limit: int = 20, code: str | None = None
                            ) -> list[StoredRecord]:

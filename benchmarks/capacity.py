@@ -1,0 +1,666 @@
+"""Measure how many tables of computer players the web server carries over real WebSockets.
+
+Usage (from the repository root, with the project installed):
+
+    python benchmarks/capacity.py                          # 200 tables, 500 ms think, 60 s
+    python benchmarks/capacity.py --tables 400 --think-ms 250 --seconds 30
+    python benchmarks/capacity.py --client-procs 2 --out /tmp/capacity.json
+
+The script starts the real server (``python -m basra serve``) on a free port with a fresh
+SQLite file and no computer delay, creates ``--tables`` two-player tables whose seats are
+both human, takes every seat over HTTP and opens one WebSocket per seat. Its own computer
+players (greedy: the legal entry that captures the most cards) then play every table at
+once: when a seat's state says it is to play, it waits a think time (``--think-ms`` times
+a uniform 0.5 to 1.5, so tables do not move in lockstep) and sends a ``play``. The round
+trip is the time from that send to the next ``state`` on the same socket with a larger
+``seq``. Finished matches are rematched (by seat 0), so the load stays constant. Before
+the clock starts, each table plays a random share of a match at once (the pre-roll;
+``--no-preroll`` skips it), so that matches end, and records are stored, at an even rate
+rather than all together.
+
+Moves sent during the ``--warmup`` seconds are not measured; those sent during the next
+``--seconds`` are. The figures are printed, and the run is appended to ``--out`` (JSON)
+with the command line, the date and the machine. The target: a 99th-percentile round trip
+under 100 ms at 200 tables or more, with no ``error`` message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from multiprocessing.sharedctypes import Synchronized, SynchronizedArray
+from multiprocessing.synchronize import Event as EventType
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+TARGET_TABLES = 200
+TARGET_P99_MS = 100.0
+CONNECT_AT_ONCE = 50
+"""WebSocket handshakes in flight at a time while the tables connect."""
+MATCH_PLAYS = 96
+"""Plays of a typical two-player match (two deals): the pre-roll draws a phase below it."""
+PREROLL_SECONDS = 300.0
+"""Longest wait for every table to play its pre-roll."""
+DRAIN_SECONDS = 5.0
+"""How long round trips sent before the end of the window may take to come back."""
+LAG_TICK = 0.05
+"""Period of the client's event-loop lag probe, in seconds."""
+
+err = Console(stderr=True, highlight=False)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """One seat to drive: its table, seat number and token."""
+
+    code: str
+    seat: int
+    token: str
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What each client process needs to know (picklable)."""
+
+    base_url: str
+    think_ms: float
+    warmup: float
+    seconds: float
+    compression: bool
+    preroll: bool
+    seed: int
+
+
+# -- processes' CPU time ---------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (psutil if installed, else /proc)."""
+    try:
+        import psutil  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU ticks of the whole machine, from /proc/stat."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return float(sum(values) - idle), float(sum(values))
+
+
+# -- the server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def running_server(folder: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """The real server on a free port with a fresh database; stopped on the way out."""
+    port = free_port()
+    command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
+               "--db", f"sqlite:///{folder / 'bench.db'}", "--bot-delay", "0",
+               "--away-after", "3600"]
+    log_path = folder / "server.log"
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"the server exited with {server.returncode}:\n"
+                                   + log_path.read_text(errors="replace")[-2000:])
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base_url + "/", timeout=1).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer GET / within 30 s")
+            time.sleep(0.2)
+        yield server, base_url
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+        text = log_path.read_text(errors="replace")
+        problems = sum(1 for line in text.splitlines() if line.startswith("ERROR"))
+        if problems:
+            kept = Path(tempfile.gettempdir()) / f"basra-capacity-server-{server.pid}.log"
+            kept.write_text(text, encoding="utf-8")
+            err.print(f"[yellow]the server logged {problems} error(s); its log: {kept}[/]",
+                      soft_wrap=True)
+
+
+def create_tables(base_url: str, count: int) -> list[tuple[Ticket, Ticket]]:
+    """``count`` two-player tables, both seats human and taken: one ticket per seat."""
+    body = {"variant": "egyptian", "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}]}
+    tables = []
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        for number in range(count):
+            created = client.post("/api/tables", json={**body, "name": f"bench{number}a"})
+            created.raise_for_status()
+            first = created.json()
+            code = first["code"]
+            joined = client.post(f"/api/tables/{code}/join", json={"name": f"bench{number}b"})
+            joined.raise_for_status()
+            second = joined.json()
+            tables.append((Ticket(code, first["seat"], first["token"]),
+                           Ticket(code, second["seat"], second["token"])))
+    return tables
+
+
+# -- the computer players (in the client processes) ------------------------------------
+
+
+def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first legal entry that captures the most cards."""
+    return max(legal, key=lambda entry: len(entry["captured"]))
+
+
+@dataclass
+class ClientRun:
+    """One client process's shared clock, switches and figures."""
+
+    settings: Settings
+    progress: SynchronizedArray[int]
+    slot: int
+    rng: random.Random
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    preroll: dict[str, int] = field(default_factory=dict)
+    """Plays each table still makes at once, before the clock starts."""
+    prerolled: asyncio.Event = field(default_factory=asyncio.Event)
+    stopping: bool = False
+    measure_from: float = math.inf
+    measure_to: float = math.inf
+    round_trips: list[float] = field(default_factory=list)
+    final_round_trips: list[float] = field(default_factory=list)
+    """Round trips of the plays that ended a match (the server stores its record)."""
+    errors: Counter[str] = field(default_factory=Counter)
+    unanswered: int = 0
+    disconnects: int = 0
+    loop_lags: list[float] = field(default_factory=list)
+    cpu_window: list[float] = field(default_factory=list)
+
+    def think_seconds(self) -> float:
+        return self.settings.think_ms / 1000 * self.rng.uniform(0.5, 1.5)
+
+    def take_preroll(self, code: str) -> bool:
+        """Whether the table still has a pre-roll play to make now (and count it)."""
+        left = self.preroll.get(code, 0)
+        if left <= 0:
+            return False
+        self.preroll[code] = left - 1
+        if left == 1 and not any(self.preroll.values()):
+            self.prerolled.set()
+        return True
+
+
+class Seat:
+    """One seat's socket: reads states, plays when it is to play, times the round trips."""
+
+    def __init__(self, ticket: Ticket, run: ClientRun) -> None:
+        self.ticket = ticket
+        self.run = run
+        self.socket: ClientConnection | None = None
+        self.latest: dict[str, Any] | None = None
+        self.scheduled: tuple[int, int] | None = None
+        """(match number, seq) of the play already planned: one play per state."""
+        self.pending: tuple[int, int, float, bool] | None = None
+        """The play in flight: (match number, seq, send time, measured)."""
+        self.rematched = 0
+
+    async def connect(self, limit: asyncio.Semaphore) -> None:
+        url = self.run.settings.base_url.replace("http://", "ws://", 1)
+        async with limit:
+            self.socket = await connect(
+                f"{url}/ws/{self.ticket.code}?token={self.ticket.token}",
+                compression="deflate" if self.run.settings.compression else None,
+                open_timeout=60, max_size=2**22)
+
+    async def play(self) -> None:
+        """Read the socket until the run stops."""
+        assert self.socket is not None
+        try:
+            async for raw in self.socket:
+                self.receive(json.loads(raw))
+                if self.run.stopping and self.pending is None:
+                    break
+        except ConnectionClosed:
+            if not self.run.stopping:
+                self.run.disconnects += 1
+
+    def receive(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "error":
+            self.run.errors[str(message.get("code"))] += 1
+            return
+        if kind != "state":
+            return
+        now = time.perf_counter()
+        match_number = message["table"]["match_number"]
+        seq = message["seq"]
+        if self.pending is not None:
+            sent_match, sent_seq, sent_at, measured = self.pending
+            if match_number != sent_match or seq > sent_seq:
+                self.pending = None
+                if measured:
+                    self.run.round_trips.append((now - sent_at) * 1000)
+                    if message["result"] is not None:
+                        self.run.final_round_trips.append((now - sent_at) * 1000)
+                    self.run.progress[self.run.slot] += 1
+        self.latest = message
+        if self.run.started.is_set() or self.run.preroll.get(self.ticket.code):
+            self.consider(message)
+
+    def consider(self, message: dict[str, Any], first_think: float | None = None) -> None:
+        """Plan this seat's next intent, if the state asks for one."""
+        if self.run.stopping:
+            return
+        match_number = message["table"]["match_number"]
+        if message["result"] is not None:
+            if self.ticket.seat == 0 and self.rematched != match_number:
+                self.rematched = match_number
+                self.send({"type": "rematch"})
+            return
+        deal = message["deal"]
+        if deal is None or deal["to_play"] != self.ticket.seat or not message["legal"]:
+            return
+        key = (match_number, message["seq"])
+        if self.scheduled == key:
+            return
+        if self.run.started.is_set():
+            think = self.run.think_seconds() if first_think is None else first_think
+        elif self.run.take_preroll(self.ticket.code):
+            think = 0.0
+        else:
+            return
+        self.scheduled = key
+        asyncio.get_running_loop().call_later(think, self.send_play, message)
+
+    def send_play(self, message: dict[str, Any]) -> None:
+        latest = self.latest
+        if self.run.stopping or latest is None or _turn(latest) != _turn(message):
+            return  # the state moved on meanwhile
+        entry = choose(message["legal"])
+        sent_at = time.perf_counter()
+        measured = self.run.measure_from <= sent_at < self.run.measure_to
+        self.pending = (message["table"]["match_number"], message["seq"], sent_at, measured)
+        self.send({"type": "play", "seq": message["seq"], "card": entry["card"],
+                   "captured": entry["captured"]})
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.socket is not None
+        task = asyncio.ensure_future(self.socket.send(json.dumps(message)))
+        task.add_done_callback(_ignore_closed)
+
+
+def _turn(message: dict[str, Any]) -> tuple[int, int]:
+    return message["table"]["match_number"], message["seq"]
+
+
+def _ignore_closed(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()  # a socket closed under a send is counted by its reader
+
+
+async def _probe_lag(run: ClientRun) -> None:
+    """Record how late a periodic timer fires: the client's own event-loop delay."""
+    while not run.stopping:
+        before = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        late = time.perf_counter() - before - LAG_TICK
+        if run.measure_from <= before < run.measure_to:
+            run.loop_lags.append(late * 1000)
+
+
+async def _client_main(tickets: Sequence[Ticket], settings: Settings,
+                       progress: SynchronizedArray[int], slot: int, ready: Any,
+                       go: EventType, start_at: Synchronized[float]) -> dict[str, Any]:
+    run = ClientRun(settings, progress, slot, random.Random(settings.seed + slot))
+    seats = [Seat(ticket, run) for ticket in tickets]
+    limit = asyncio.Semaphore(CONNECT_AT_ONCE)
+    try:
+        await asyncio.gather(*(seat.connect(limit) for seat in seats))
+    except Exception as error:
+        ready.put((slot, f"could not connect: {error!r}"))
+        raise
+    if settings.preroll:
+        # Tables that all start together would also end their matches together: each
+        # first plays a random share of a match at once, unmeasured.
+        run.preroll = {ticket.code: run.rng.randrange(MATCH_PLAYS) for ticket in tickets}
+    if not any(run.preroll.values()):
+        run.prerolled.set()
+    readers = [asyncio.create_task(seat.play()) for seat in seats]
+    for seat in seats:
+        if seat.latest is not None:
+            seat.consider(seat.latest)
+    try:
+        await asyncio.wait_for(run.prerolled.wait(), PREROLL_SECONDS)
+    except TimeoutError:
+        ready.put((slot, f"the pre-roll did not finish in {PREROLL_SECONDS:g} s"))
+        raise
+    ready.put((slot, None))
+    await asyncio.to_thread(go.wait)
+    # start_at is a time.monotonic() instant; perf_counter runs on the same clock on Linux
+    # but not everywhere, so translate it.
+    offset = time.perf_counter() - time.monotonic()
+    begin = start_at.value + offset
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(max(0.0, begin - time.perf_counter()))
+    run.measure_from = begin + settings.warmup
+    run.measure_to = run.measure_from + settings.seconds
+    loop.call_at(loop.time() + (run.measure_from - time.perf_counter()),
+                 lambda: run.cpu_window.append(time.process_time()))
+    loop.call_at(loop.time() + (run.measure_to - time.perf_counter()),
+                 lambda: run.cpu_window.append(time.process_time()))
+    run.started.set()
+    lag = asyncio.create_task(_probe_lag(run))
+    spread = 2 * settings.think_ms / 1000
+    for seat in seats:
+        if seat.latest is not None:
+            seat.consider(seat.latest, first_think=run.rng.uniform(0, spread))
+    await asyncio.sleep(max(0.0, run.measure_to - time.perf_counter()))
+    run.stopping = True
+    deadline = time.perf_counter() + DRAIN_SECONDS
+    while any(seat.pending is not None for seat in seats) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    run.unanswered = sum(1 for seat in seats if seat.pending is not None and seat.pending[3])
+    await asyncio.gather(*(seat.socket.close() for seat in seats if seat.socket is not None),
+                         return_exceptions=True)
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, lag, return_exceptions=True)
+    cpu = run.cpu_window[1] - run.cpu_window[0] if len(run.cpu_window) == 2 else math.nan
+    return {"round_trips": run.round_trips, "final_round_trips": run.final_round_trips,
+            "errors": dict(run.errors),
+            "unanswered": run.unanswered, "disconnects": run.disconnects,
+            "loop_lags": run.loop_lags, "cpu_seconds": cpu}
+
+
+def client_process(tickets: Sequence[Ticket], settings: Settings,
+                   progress: SynchronizedArray[int], slot: int, ready: Any, go: EventType,
+                   start_at: Synchronized[float], results: Any) -> None:
+    """One client process: drives its seats and puts its figures on ``results``."""
+    runner: Callable[..., Any] = asyncio.run
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        runner = uvloop.run
+    try:
+        figures = runner(_client_main(tickets, settings, progress, slot, ready, go, start_at))
+    except BaseException as error:
+        results.put((slot, {"failed": repr(error)}))
+        raise
+    results.put((slot, figures))
+
+
+# -- figures ---------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """Nearest-rank percentile of sorted ``values`` (NaN when empty)."""
+    if not values:
+        return math.nan
+    return values[max(0, math.ceil(share / 100 * len(values)) - 1)]
+
+
+def raise_open_files() -> None:
+    """Lift the soft limit on open files: each table costs sockets on both ends."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (fewer than the machine's under taskset)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Run the whole benchmark once; the figures."""
+    raise_open_files()
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="basra-capacity-") as folder, \
+            running_server(Path(folder)) as (server, base_url):
+        err.print(f"server pid {server.pid} at {base_url}; creating {args.tables} tables")
+        tables = create_tables(base_url, args.tables)
+        settings = Settings(base_url, args.think_ms, args.warmup, args.seconds,
+                            not args.no_compression, not args.no_preroll, args.seed)
+        groups: list[list[Ticket]] = [[] for _ in range(args.client_procs)]
+        for number, pair in enumerate(tables):
+            groups[number % args.client_procs].extend(pair)
+        progress: SynchronizedArray[int] = context.Array("q", args.client_procs, lock=False)
+        start_at: Synchronized[float] = context.Value("d", 0.0, lock=False)
+        ready = context.Queue()
+        results = context.Queue()
+        go = context.Event()
+        workers = [
+            context.Process(target=client_process, daemon=True,
+                            args=(group, settings, progress, slot, ready, go, start_at,
+                                  results))
+            for slot, group in enumerate(groups)
+        ]
+        for worker in workers:
+            worker.start()
+        try:
+            for _ in workers:
+                slot, problem = ready.get(timeout=300)
+                if problem:
+                    raise RuntimeError(f"client process {slot}: {problem}")
+            err.print(f"{2 * args.tables} sockets open in {args.client_procs} client "
+                      f"process(es){'' if args.no_preroll else ', pre-roll played'}; playing")
+            start_at.value = time.monotonic() + 0.5
+            go.set()
+            measure_from = start_at.value + args.warmup
+            measure_to = measure_from + args.seconds
+            server_cpu, machine = _watch(args, measure_from, measure_to, progress, server.pid)
+            figures: dict[int, dict[str, Any]] = {}
+            for _ in workers:
+                slot, found = results.get(timeout=DRAIN_SECONDS + 120)
+                if "failed" in found:
+                    raise RuntimeError(f"client process {slot} failed: {found['failed']}")
+                figures[slot] = found
+        finally:
+            for worker in workers:
+                worker.join(timeout=10)
+                if worker.is_alive():
+                    worker.kill()
+    return _summary(args, figures, server_cpu, machine)
+
+
+def _watch(args: argparse.Namespace, measure_from: float, measure_to: float,
+           progress: SynchronizedArray[int], pid: int) -> tuple[float, float]:
+    """Show progress; the server's CPU seconds and the machine's busy share in the window."""
+    columns = (TextColumn("{task.description}"), BarColumn(),
+               TextColumn("{task.fields[moves]} moves"), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        warm = bar.add_task("warm-up  ", total=args.warmup, moves=0)
+        while (now := time.monotonic()) < measure_from:
+            bar.update(warm, completed=args.warmup - (measure_from - now))
+            time.sleep(min(0.25, max(0.0, measure_from - now)))
+        bar.update(warm, completed=args.warmup)
+        cpu_before = cpu_seconds(pid)
+        busy_before, total_before = machine_busy()
+        task = bar.add_task("measuring", total=args.seconds, moves=0)
+        while (now := time.monotonic()) < measure_to:
+            bar.update(task, completed=args.seconds - (measure_to - now),
+                       moves=sum(progress[:]))
+            time.sleep(min(0.25, max(0.0, measure_to - now)))
+        cpu_after = cpu_seconds(pid)
+        busy_after, total_before_end = machine_busy()
+        bar.update(task, completed=args.seconds, moves=sum(progress[:]))
+    total = total_before_end - total_before
+    machine = (busy_after - busy_before) / total if total else math.nan
+    return cpu_after - cpu_before, machine
+
+
+def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
+             server_cpu: float, machine: float) -> dict[str, Any]:
+    round_trips = sorted(rt for found in figures.values() for rt in found["round_trips"])
+    finals = sorted(rt for found in figures.values() for rt in found["final_round_trips"])
+    lags = sorted(lag for found in figures.values() for lag in found["loop_lags"])
+    errors: Counter[str] = Counter()
+    for found in figures.values():
+        errors.update(found["errors"])
+    cores = os.cpu_count() or 1
+    client_cpu = sum(found["cpu_seconds"] for found in figures.values())
+    p99 = percentile(round_trips, 99)
+    passed = (args.tables >= TARGET_TABLES and p99 < TARGET_P99_MS
+              and not errors and bool(round_trips))
+    return {
+        "command": shlex.join(["python", "benchmarks/capacity.py", *sys.argv[1:]]),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cores": cores, "usable_cores": usable_cores(), "cpu": cpu_model(),
+                    "python": platform.python_version()},
+        "tables": args.tables,
+        "connections": 2 * args.tables,
+        "think_ms": args.think_ms,
+        "warmup_s": args.warmup,
+        "seconds": args.seconds,
+        "client_procs": args.client_procs,
+        "compression": not args.no_compression,
+        "preroll": not args.no_preroll,
+        "moves_measured": len(round_trips),
+        "moves_per_second": round(len(round_trips) / args.seconds, 1),
+        "round_trip_ms": {name: round(percentile(round_trips, share), 2)
+                          for name, share in (("p50", 50), ("p90", 90), ("p99", 99),
+                                              ("max", 100))},
+        "match_end_round_trip_ms": {"count": len(finals),
+                                    "p50": round(percentile(finals, 50), 2),
+                                    "max": round(percentile(finals, 100), 2)},
+        "errors": sum(errors.values()),
+        "error_codes": dict(errors),
+        "unanswered": sum(found["unanswered"] for found in figures.values()),
+        "disconnects": sum(found["disconnects"] for found in figures.values()),
+        "server_cpu_percent": round(100 * server_cpu / args.seconds, 1),
+        "client_cpu_percent": round(100 * client_cpu / args.seconds, 1),
+        "machine_busy_percent": round(100 * machine, 1),
+        "other_cpu_percent": round(max(0.0, 100 * (machine * cores - (server_cpu + client_cpu)
+                                                   / args.seconds)), 1),
+        "client_loop_lag_ms": {"p99": round(percentile(lags, 99), 2),
+                               "max": round(percentile(lags, 100), 2)},
+        "target": f"p99 < {TARGET_P99_MS:g} ms at >= {TARGET_TABLES} tables, no errors",
+        "passed": passed,
+    }
+
+
+def report(result: dict[str, Any]) -> None:
+    rt = result["round_trip_ms"]
+    lag = result["client_loop_lag_ms"]
+    finals = result["match_end_round_trip_ms"]
+    lines = [
+        f"tables            {result['tables']} ({result['connections']} WebSockets, "
+        f"{result['client_procs']} client process(es), "
+        f"compression {'on' if result['compression'] else 'off'})",
+        f"think time        {result['think_ms']:g} ms (x 0.5-1.5)",
+        f"moves measured    {result['moves_measured']} in {result['seconds']:g} s: "
+        f"{result['moves_per_second']:.1f} moves/s",
+        f"round trip (ms)   p50 {rt['p50']:.1f}  p90 {rt['p90']:.1f}  p99 {rt['p99']:.1f}  "
+        f"max {rt['max']:.1f}",
+        f"match-end plays   {finals['count']}: round trip p50 {finals['p50']:.1f} ms, "
+        f"max {finals['max']:.1f} ms",
+        f"errors received   {result['errors']}"
+        + (f" {result['error_codes']}" if result["errors"] else "")
+        + f"; unanswered {result['unanswered']}; disconnects {result['disconnects']}",
+        f"CPU               server {result['server_cpu_percent']:.0f}% of a core, clients "
+        f"{result['client_cpu_percent']:.0f}%, other processes "
+        f"{result['other_cpu_percent']:.0f}% (machine {result['machine_busy_percent']:.0f}% "
+        f"busy of {result['machine']['cores']} cores, {result['machine']['usable_cores']} usable)",
+        f"client loop lag   p99 {lag['p99']:.1f} ms, max {lag['max']:.1f} ms",
+        f"{'PASS' if result['passed'] else 'FAIL'}              {result['target']}",
+    ]
+    print("\n".join(lines), flush=True)
+
+
+def save(result: dict[str, Any], path: Path) -> None:
+    """Append the run to the JSON file's ``runs``."""
+    runs: list[dict[str, Any]] = []
+    if path.exists():
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            runs = list(json.loads(path.read_text(encoding="utf-8"))["runs"])
+    runs.append(result)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"runs": runs}, indent=1) + "\n", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, default=TARGET_TABLES,
+                        help=f"Tables played at once (default {TARGET_TABLES}).")
+    parser.add_argument("--think-ms", type=float, default=500,
+                        help="Mean think time before each play, ms (default 500).")
+    parser.add_argument("--seconds", type=float, default=60,
+                        help="Measured time, seconds (default 60).")
+    parser.add_argument("--warmup", type=float, default=5,
+                        help="Unmeasured time first, seconds (default 5).")
+    parser.add_argument("--client-procs", type=int, default=1,
+                        help="Client processes the tables are split across (default 1).")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="Do not offer permessage-deflate (browsers do offer it).")
+    parser.add_argument("--no-preroll", action="store_true",
+                        help="Start every table at its first play (matches then end in step).")
+    parser.add_argument("--seed", type=int, default=0, help="Seed of the think times.")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/capacity.json"),
+                        help="JSON file the run is appended to.")
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.client_procs < 1 or args.seconds <= 0 or args.warmup < 0:
+        parser.error("--tables and --client-procs must be positive, --seconds above 0")
+    result = measure(args)
+    report(result)
+    save(result, args.out)
+
+
+if __name__ == "__main__":
+    main()
