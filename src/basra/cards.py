@@ -40,6 +40,7 @@ __all__ = [
     "InvalidCardError",
     "card_long_name",
     "card_name",
+    "card_names",
     "cards_text",
     "iter_cards",
     "parse_card",
@@ -163,9 +164,18 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     return cards
 
 
+def card_names(mask: int) -> list[str]:
+    """The names of the cards of a mask, lowest first.
+
+    >>> card_names(1 << parse_card("7S") | 1 << parse_card("AH"))
+    ['AH', '7S']
+    """
+    return [CARD_NAMES[card] for card in iter_cards(mask)]
+
+
 def cards_text(mask: int) -> str:
     """The cards of a mask as text, lowest first: ``'4H 3C 7S'`` style, ``'-'`` if empty."""
-    return " ".join(CARD_NAMES[card] for card in iter_cards(mask)) or "-"
+    return " ".join(card_names(mask)) or "-"
 
 
 class CardSet:
@@ -232,7 +242,7 @@ class CardSet:
 
     def names(self) -> list[str]:
         """The canonical names of the cards, lowest first."""
-        return [CARD_NAMES[card] for card in iter_cards(self.mask)]
+        return card_names(self.mask)
 
     def __str__(self) -> str:
         return cards_text(self.mask)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_NAMES, iter_cards
+from .cards import CARD_NAMES, card_names
 from .match import Match, Play
 from .rules import Rules
 from .state import DealState, legal_moves, move_text
@@ -83,21 +83,18 @@ class Observation:
     def to_dict(self) -> dict[str, Any]:
         """The observation as JSON-ready values (cards by name)."""
 
-        def names(mask: int) -> list[str]:
-            return [CARD_NAMES[c] for c in iter_cards(mask)]
-
         return {
             "seat": self.seat,
             "side": self.side,
             "dealer": self.dealer,
             "to_play": self.to_play,
-            "hand": names(self.hand),
-            "floor": names(self.floor),
-            "initial_floor": names(self.initial_floor),
+            "hand": card_names(self.hand),
+            "floor": card_names(self.floor),
+            "initial_floor": card_names(self.initial_floor),
             "hand_counts": list(self.hand_counts),
             "stock_count": self.stock_count,
             "pile_counts": list(self.pile_counts),
-            "piles": [names(pile) for pile in self.piles],
+            "piles": [card_names(pile) for pile in self.piles],
             "last_capturer": self.last_capturer,
             "basras": list(self.basras),
             "totals": list(self.totals),
@@ -105,7 +102,7 @@ class Observation:
             "carry": self.carry,
             "deal_number": self.deal_number,
             "plays": [
-                {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": names(p.captured),
+                {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": card_names(p.captured),
                  "basra": p.basra}
                 for p in self.plays
             ],

@@ -28,7 +28,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .cards import CARD_NAMES, iter_cards, parse_card
+from .cards import CARD_NAMES, card_names, parse_card
 from .match import DealHistory, Match
 from .rules import Rules, RulesError
 from .state import DealScore, Layout, make_move
@@ -52,10 +52,6 @@ class Player(NamedTuple):
     """``human`` or ``bot``."""
 
 
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in iter_cards(mask)]
-
-
 def _score_dict(score: DealScore) -> dict[str, Any]:
     out: dict[str, Any] = {key: list(getattr(score, key)) for key in _SCORE_KEYS}
     out["carry_in"] = score.carry_in
@@ -71,14 +67,14 @@ def _deal_dict(deal: DealHistory) -> dict[str, Any]:
         "hands": [[CARD_NAMES[c] for c in hand] for hand in layout.hands],
         "stock": [CARD_NAMES[c] for c in layout.stock],
         "plays": [
-            {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": _names(p.captured),
+            {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": card_names(p.captured),
              "basra": p.basra}
             for p in deal.plays
         ],
     }
     if deal.score is not None:
         out["leftover"] = (
-            {"seat": deal.leftover_seat, "cards": _names(deal.leftover)} if deal.leftover
+            {"seat": deal.leftover_seat, "cards": card_names(deal.leftover)} if deal.leftover
             else None
         )
         out["score"] = _score_dict(deal.score)
@@ -252,12 +248,12 @@ def _check_leftover(deal: Any, history: DealHistory, where: str) -> None:
     if leftover is None:
         if history.leftover:
             raise RecordError(f"{where}: leftover is null, but seat {history.leftover_seat} "
-                              f"took {' '.join(_names(history.leftover))}")
+                              f"took {' '.join(card_names(history.leftover))}")
         return
     seat = _get(leftover, "seat", int, f"{where} leftover")
     cards = _mask(_cards(_get(leftover, "cards", list, f"{where} leftover"), where), where)
     if (seat, cards) != (history.leftover_seat, history.leftover):
-        expected = (f"seat {history.leftover_seat} takes {' '.join(_names(history.leftover))}"
+        expected = (f"seat {history.leftover_seat} takes {' '.join(card_names(history.leftover))}"
                     if history.leftover else "null")
         raise RecordError(f"{where}: leftover should be {expected}")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from basra.cards import CARD_NAMES, iter_cards
+from basra.cards import CARD_NAMES, card_names
 from basra.record import replay
 from basra.state import DealState, apply, make_move, start_deal
 
@@ -18,14 +18,10 @@ from .views import deal_score_view
 __all__ = ["replay_frames"]
 
 
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[card] for card in iter_cards(mask)]
-
-
 def _frame(number: int, state: DealState, totals: list[int]) -> dict[str, Any]:
     return {
         "deal": number, "dealer": state.dealer,
-        "hands": [_names(hand) for hand in state.hands], "floor": _names(state.floor),
+        "hands": [card_names(hand) for hand in state.hands], "floor": card_names(state.floor),
         "pile_counts": [pile.bit_count() for pile in state.piles],
         "basras": list(state.basras), "totals": list(totals),
         "stock_count": state.stock_count, "play": None, "deal_score": None,
@@ -45,7 +41,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
             state = apply(state, make_move(play.card, play.captured))
             frame = _frame(number, state, totals)
             frame["play"] = {"seat": play.seat, "card": CARD_NAMES[play.card],
-                             "captured": _names(play.captured), "basra": play.basra}
+                             "captured": card_names(play.captured), "basra": play.basra}
             frames.append(frame)
         if deal.score is not None:
             frames[-1]["deal_score"] = deal_score_view(number, deal)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from basra.bots import BOT_LEVELS
-from basra.cards import CARD_NAMES, parse_card
+from basra.cards import CARD_NAMES, card_names, parse_card
 from basra.match import Match, Play
 from basra.record import Player, match_record
 from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
@@ -319,9 +319,7 @@ class Table:
                 return options[0]
             if not options:
                 raise IntentError("illegal", f"{CARD_NAMES[card]} cannot be played now")
-            choices = "; ".join(
-                " ".join(CARD_NAMES[c] for c in range(52) if m >> 6 >> c & 1) or "nothing"
-                for m in options)
+            choices = "; ".join(" ".join(card_names(m >> 6)) or "nothing" for m in options)
             raise IntentError("ambiguous",
                               f"{CARD_NAMES[card]} can take several sets ({choices}): "
                               "say which in captured")

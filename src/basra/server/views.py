@@ -11,7 +11,7 @@ import dataclasses
 import functools
 from typing import Any
 
-from basra.cards import CARD_NAMES, iter_cards
+from basra.cards import CARD_NAMES, card_names
 from basra.match import DealHistory
 from basra.observe import Observation, observe
 from basra.rules import Rules
@@ -20,10 +20,6 @@ from basra.state import move_text
 from .table import Table
 
 __all__ = ["deal_score_view", "seat_list", "state_message", "table_info"]
-
-
-def _names(mask: int) -> list[str]:
-    return [CARD_NAMES[card] for card in iter_cards(mask)]
 
 
 def seat_list(table: Table) -> list[dict[str, Any]]:
@@ -68,7 +64,7 @@ def deal_score_view(number: int, deal: DealHistory) -> dict[str, Any]:
         "majority": list(score.majority), "card_points": list(score.card_points),
         "basra_points": list(score.basra_points), "total": list(score.total),
         "carry_in": score.carry_in, "carry_out": score.carry_out,
-        "leftover": ({"seat": deal.leftover_seat, "cards": _names(deal.leftover)}
+        "leftover": ({"seat": deal.leftover_seat, "cards": card_names(deal.leftover)}
                      if deal.leftover else None),
     }
 
@@ -90,7 +86,7 @@ def shared_parts(table: Table) -> dict[str, Any]:
             last = plays[-1]
             parts["last_play"] = {"deal": number, "seat": last.seat,
                                   "card": CARD_NAMES[last.card],
-                                  "captured": _names(last.captured), "basra": last.basra}
+                                  "captured": card_names(last.captured), "basra": last.basra}
             break
     parts["deal_scores"] = [
         deal_score_view(number, deal)
@@ -121,13 +117,13 @@ def state_message(table: Table, seat: int | None,
         view = _public(view)
     message["deal"] = {
         "number": len(match.deals), "dealer": view.dealer, "to_play": view.to_play,
-        "hand": _names(view.hand), "floor": _names(view.floor),
+        "hand": card_names(view.hand), "floor": card_names(view.floor),
         "hand_counts": list(view.hand_counts), "stock_count": view.stock_count,
         "pile_counts": list(view.pile_counts), "basras": list(view.basras),
         "last_capturer": view.last_capturer,
     }
     message["legal"] = [
-        {"card": CARD_NAMES[move & 63], "captured": _names(move >> 6),
+        {"card": CARD_NAMES[move & 63], "captured": card_names(move >> 6),
          "text": move_text(move)}
         for move in view.legal_moves
     ]
