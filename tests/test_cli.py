@@ -400,3 +400,23 @@ def test_play_against_an_external_bot(tmp_path: Path) -> None:
     record = loads(path.read_text(encoding="utf-8"))
     assert record["players"][1] == {"name": spec, "kind": "bot"}
     assert replay(record).is_over
+
+
+def test_out_of_range_rule_is_one_line_naming_the_option_and_exit_2() -> None:
+    result = basra("simulate", "--rule", "target=1000000000")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "option target must be 1 to 10000, not 1000000000" in lines[0]
+
+
+def test_rules_file_with_a_huge_value_is_one_short_line_and_exit_2(tmp_path: Path) -> None:
+    rules = tmp_path / "huge.toml"
+    rules.write_text(f'card_points = "J:{"9" * 4000}"\nbasra_points = 5\n', encoding="utf-8")
+    result = basra("simulate", "--rules", str(rules))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 200
+    assert "option card_points[J] must be 0 to 100, not 9999…(4000 digits)" in lines[0]

@@ -7,6 +7,7 @@ import pytest
 
 from basra.cards import CARD_NAMES, parse_card
 from basra.rules import (
+    OPTION_RANGES,
     PRESETS,
     Rules,
     RulesError,
@@ -181,8 +182,8 @@ def test_unknown_option_name_lists_the_options() -> None:
     ("name", "value", "words"),
     [
         ("basra_points", "five", ["basra_points", "'five'"]),
-        ("basra_points", "-1", ["basra_points", "0 or more"]),
-        ("target", "0", ["target", "at least 1"]),
+        ("basra_points", "-1", ["basra_points", "0 to 1000", "-1"]),
+        ("target", "0", ["target", "1 to 10000", "0"]),
         ("sums", "maybe", ["sums", "true or false", "'maybe'"]),
         ("seven_diamonds", "huge", ["seven_diamonds", "plain, sweep, sweep_small, sweep_any"]),
         ("basra", "any", ["basra", "clear, lone", "'any'"]),
@@ -193,7 +194,7 @@ def test_unknown_option_name_lists_the_options() -> None:
         ("card_points", "J1", ["'J1'", "CARD:POINTS"]),
         ("card_points", "J:x", ["card_points[J]", "'x'"]),
         ("card_points", "J:1,J:2", ["twice"]),
-        ("card_points", "J:-1", ["card_points", "0 or more"]),
+        ("card_points", "J:-1", ["card_points[J]", "0 to 100", "-1"]),
         ("majority_points", "lots", ["majority_points", "'lots'"]),
     ],
 )
@@ -248,7 +249,7 @@ def test_players_given_twice_differently_is_refused() -> None:
 
 
 def test_direct_construction_is_validated() -> None:
-    with pytest.raises(RulesError, match="players must be 2, 3 or 4, not 5"):
+    with pytest.raises(RulesError, match="option players must be 2 to 4, not 5"):
         Rules(players=5)
     with pytest.raises(RulesError, match="basra_points must be a whole number"):
         Rules(basra_points=True)
@@ -381,3 +382,174 @@ def test_rules_are_frozen_and_hashable() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.target = 5  # type: ignore[misc]
     assert hash(rules) == hash(make_rules("egyptian"))
+
+
+# Ranges of the numeric options
+
+SCORING_OPTIONS = ["basra_points", "majority_points", "target", "target_step"]
+
+
+def test_every_whole_number_option_has_a_range() -> None:
+    whole = {f.name for f in dataclasses.fields(Rules) if f.type in (int, "int")}
+    assert whole == {"players", "hand_size", "floor_size", *SCORING_OPTIONS}
+    assert set(OPTION_RANGES) == whole | {"card_points"}
+    for low, high in OPTION_RANGES.values():
+        assert 0 <= low < high <= 10_000
+
+
+def test_ranges_admit_the_usual_house_rules() -> None:
+    for target in (151, 201, 301, 501, 1001):
+        assert make_rules("egyptian", overrides={"target": target}).target == target
+    rules = make_rules("egyptian", overrides={"basra_points": 100, "majority_points": 100,
+                                              "card_points": "J:50,A:10,2C:20,10D:30"})
+    assert (rules.basra_points, rules.majority_points) == (100, 100)
+    assert max(rules.points_of) == 50
+
+
+@pytest.mark.parametrize("name", SCORING_OPTIONS)
+def test_scoring_options_are_accepted_at_their_edges_and_refused_beyond(name: str) -> None:
+    low, high = OPTION_RANGES[name]
+    for value in (low, high):
+        assert getattr(make_rules("egyptian", overrides={name: value}), name) == value
+        assert getattr(make_rules("egyptian", overrides={name: str(value)}), name) == value
+    for value in (low - 1, high + 1):
+        with pytest.raises(RulesError) as caught:
+            make_rules("egyptian", overrides={name: value})
+        assert str(caught.value) == f"option {name} must be {low} to {high}, not {value}"
+        with pytest.raises(RulesError, match=f"option {name} must be {low} to {high}"):
+            Rules.from_dict({name: value})
+
+
+def test_card_points_are_accepted_at_their_edges_and_refused_beyond() -> None:
+    assert make_rules("egyptian", overrides={"card_points": "J:0,A:100"}).card_points == (
+        ("J", 0), ("A", 100),
+    )
+    for value in (-1, 101):
+        for given in (f"10d:{value}", {"10D": value}, [["10D", value]]):
+            with pytest.raises(RulesError) as caught:
+                make_rules("egyptian", overrides={"card_points": given})
+            assert str(caught.value) == f"option card_points[10D] must be 0 to 100, not {value}"
+        with pytest.raises(RulesError, match="card_points\\[10D\\] must be 0 to 100"):
+            Rules(card_points=(("10D", value),))
+
+
+def test_players_are_refused_outside_two_to_four() -> None:
+    for players in (2, 3, 4):
+        assert Rules(players=players).players == players
+    for players in (1, 5, 0, -2):
+        with pytest.raises(RulesError, match=f"option players must be 2 to 4, not {players}"):
+            Rules(players=players)
+
+
+def test_deal_sizes_are_accepted_at_their_edges_and_refused_beyond() -> None:
+    # The whole deck in one batch of two hands, and a floor of all but one card per seat.
+    assert Rules(hand_size=26, floor_size=0, bury=()).hand_size == 26
+    assert Rules(hand_size=1, floor_size=50, bury=()).floor_size == 50
+    assert Rules(hand_size=1).hand_size == 1
+    assert Rules(hand_size=2, floor_size=0).floor_size == 0
+    for name, value in (("hand_size", 0), ("hand_size", 27), ("floor_size", -1),
+                        ("floor_size", 51)):
+        low, high = OPTION_RANGES[name]
+        with pytest.raises(RulesError) as caught:
+            Rules.from_dict({name: value, "bury": []})
+        assert str(caught.value) == f"option {name} must be {low} to {high}, not {value}"
+
+
+HUGE = "9" * 4000
+
+
+TARGET_RANGE = "option target must be 1 to 10000, not"
+CARD_RANGE = "option card_points[J] must be 0 to 100, not"
+
+HUGE_VALUES: list[tuple[str, str, object, str]] = [
+    ("10**300", "target", 10**300, f"{TARGET_RANGE} 10**300"),
+    ("10**300 as text", "target", "1" + "0" * 300, f"{TARGET_RANGE} 10**300"),
+    ("-10**300", "target", -10**300, f"{TARGET_RANGE} -10**300"),
+    ("4000 nines", "target", int(HUGE), f"{TARGET_RANGE} 9999…(4000 digits)"),
+    ("4000 nines as text", "target", HUGE, f"{TARGET_RANGE} 9999…(4000 digits)"),
+    # More digits than Python converts (4300): refused as out of range all the same.
+    ("5000 nines as text", "target", "9" * 5000,
+     f"{TARGET_RANGE} '99999999…(5000 characters)'"),
+    ("100000 nines below 0", "target", "-" + "9" * 100_000,
+     f"{TARGET_RANGE} '-9999999…(100001 characters)'"),
+    ("below 0", "target", -5, f"{TARGET_RANGE} -5"),
+    ("basra 10**30", "basra_points", 10**30,
+     "option basra_points must be 0 to 1000, not 10**30"),
+    ("basra below 0", "basra_points", -1, "option basra_points must be 0 to 1000, not -1"),
+    ("majority 2**53", "majority_points", 2**53,
+     "option majority_points must be 0 to 1000, not 9007…(16 digits)"),
+    ("step 10**5000", "target_step", 10**5000,
+     "option target_step must be 0 to 1000, not 10**5000"),
+    ("card 4000 nines as text", "card_points", "J:" + HUGE, f"{CARD_RANGE} 9999…(4000 digits)"),
+    ("card 4000 nines", "card_points", {"J": int(HUGE)}, f"{CARD_RANGE} 9999…(4000 digits)"),
+    ("card 5000 nines as text", "card_points", "J:" + "9" * 5000,
+     f"{CARD_RANGE} '99999999…(5000 characters)'"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [case[1:] for case in HUGE_VALUES],
+                         ids=[case[0] for case in HUGE_VALUES])
+def test_huge_values_are_refused_with_a_short_message(name: str, value: object,
+                                                      message: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        make_rules("egyptian", overrides={name: value})
+    assert str(caught.value) == message
+    if name != "card_points" and not isinstance(value, str):
+        with pytest.raises(RulesError) as direct:
+            Rules.from_dict({name: value})
+        assert str(direct.value) == message
+
+
+LONG_BAD_VALUES: list[dict[str, object]] = [
+    {"basra_points": "x" * 5000},
+    {"sums": "x" * 5000},
+    {"seven_diamonds": "x" * 5000},
+    {"bury": "Z" * 5000},
+    {"card_points": "J" * 5000},
+    {"card_points": {"Z" * 5000: 1}},
+    {"x" * 5000: 1},
+    {"sums": 10**5000},
+    {"seven_diamonds": 10**5000},
+    {"bury": [10**5000]},
+    {"card_points": [[10**5000, 1]]},
+    {"target": [[1] * 1000]},
+]
+
+
+@pytest.mark.parametrize("options", LONG_BAD_VALUES,
+                         ids=[f"case{n}" for n in range(len(LONG_BAD_VALUES))])
+def test_long_bad_values_are_quoted_short(options: dict[str, object]) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.from_dict(options)
+    message = str(caught.value)
+    assert len(message) < 300 and "\n" not in message
+    assert "characters" in message or "10**5000" in message
+
+
+def test_huge_player_counts_are_quoted_short() -> None:
+    with pytest.raises(RulesError) as caught:
+        make_rules("egyptian", 10**300)
+    assert str(caught.value) == "variant 'egyptian' is played by 2 or 3 or 4 players, not 10**300"
+    with pytest.raises(RulesError, match="option players must be 2 to 4, not 10\\*\\*300"):
+        Rules(players=10**300)
+
+
+def test_rules_under_which_nobody_scores_are_refused() -> None:
+    with pytest.raises(RulesError, match="no side could ever score"):
+        make_rules("egyptian", overrides={"card_points": "J:0", "basra_points": 0,
+                                          "majority_points": 0})
+    # One way to score is enough.
+    for options in ({"card_points": "none", "basra_points": 0},
+                    {"card_points": "none", "majority_points": 0},
+                    {"basra_points": 0, "majority_points": 0}):
+        make_rules("egyptian", overrides=options)
+
+
+@pytest.mark.parametrize("rules", all_rules(), ids=repr)
+def test_every_preset_builds_within_the_ranges(rules: Rules) -> None:
+    for name in ("players", "hand_size", "floor_size", *SCORING_OPTIONS):
+        low, high = OPTION_RANGES[name]
+        assert low <= getattr(rules, name) <= high
+    low, high = OPTION_RANGES["card_points"]
+    assert all(low <= points <= high for _, points in rules.card_points)
+    assert dataclasses.replace(rules) == rules

@@ -14,11 +14,20 @@ checked on construction.
 Traceback (most recent call last):
 ...
 basra.rules.RulesError: variant 'six-card' is played by 2 or 4 players, not 3
+
+Every numeric option has a range (:data:`OPTION_RANGES`), wide enough for any house rule
+and narrow enough that a match ends and every score stays a small number:
+
+>>> make_rules("egyptian", overrides={"target": 10**300})
+Traceback (most recent call last):
+...
+basra.rules.RulesError: option target must be 1 to 10000, not 10**300
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,6 +45,7 @@ __all__ = [
     "BASRA_RULES",
     "JACK_BASRA_RULES",
     "MAJORITY_TIE_RULES",
+    "OPTION_RANGES",
     "PRESETS",
     "SEVEN_DIAMONDS_RULES",
     "TARGET_RAISE_RULES",
@@ -55,11 +65,83 @@ MAJORITY_TIE_RULES = ("none", "carry")
 TIE_RULES = ("highest", "raise")
 TARGET_RAISE_RULES = ("step", "lead")
 
+_CHOICES = {
+    "seven_diamonds": SEVEN_DIAMONDS_RULES,
+    "basra": BASRA_RULES,
+    "jack_basra": JACK_BASRA_RULES,
+    "majority_tie": MAJORITY_TIE_RULES,
+    "tie_rule": TIE_RULES,
+    "target_raise": TARGET_RAISE_RULES,
+}
+
 _STANDARD_POINTS = (("J", 1), ("A", 1), ("2C", 2), ("10D", 3))
+
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "players": (2, 4),
+    "hand_size": (1, 26),
+    "floor_size": (0, 50),
+    "basra_points": (0, 1000),
+    "card_points": (0, 100),
+    "majority_points": (0, 1000),
+    "target": (1, 10000),
+    "target_step": (0, 1000),
+}
+"""The smallest and largest value of every numeric option, both allowed (``card_points``:
+of each card's points). The deck narrows ``players``, ``hand_size`` and ``floor_size``
+further. A deal scores at most 52 x 100 card points, 52 basras and a majority prize, so
+totals stay far below the 2**53 that every JSON reader holds exactly."""
 
 
 class RulesError(ValueError):
     """Rule options that are unknown, malformed or impossible together."""
+
+
+def _shown(value: object) -> str:
+    """A value as an error message quotes it: short, whatever its size.
+
+    >>> _shown(10**300), _shown(-25), _shown(int("9" * 4000))
+    ('10**300', '-25', '9999…(4000 digits)')
+    >>> _shown("9" * 4002)
+    "'99999999…(4002 characters)'"
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        sign = "-" if value < 0 else ""
+        size = abs(value)
+        if size < 10**15:
+            return str(value)
+        # Counted without str(), which refuses ints of more than 4300 digits.
+        digits = int(size.bit_length() * math.log10(2))
+        while size >= 10**digits:
+            digits += 1
+        while size < 10 ** (digits - 1):
+            digits -= 1
+        if size == 10 ** (digits - 1):
+            return f"{sign}10**{digits - 1}"
+        return f"{sign}{size // 10 ** (digits - 4)}…({digits} digits)"
+    if isinstance(value, str):
+        if len(value) <= 40:
+            return repr(value)
+        start = repr(value[:8])
+        return f"{start[:-1]}…({len(value)} characters){start[-1]}"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # ints too long for text, nesting too deep
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 60 else f"{text[:40]}…({len(text)} characters)"
+
+
+def _out_of_range(name: str, value: object) -> RulesError:
+    low, high = OPTION_RANGES[name.partition("[")[0]]
+    return RulesError(f"option {name} must be {low} to {high}, not {_shown(value)}")
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _as_text(value: object) -> str:
+    """A list entry or key as text to parse (``7`` reads as ``"7"``)."""
+    return value if isinstance(value, str) else _shown(value)
 
 
 def _card_spec(text: str) -> str:
@@ -75,7 +157,7 @@ def _card_spec(text: str) -> str:
         return CARD_NAMES[parse_card(word)]
     except InvalidCardError:
         raise RulesError(
-            f"bad card spec {text!r}: expected a rank (J, A, ...) or a card (2C, 10D, ...)"
+            f"bad card spec {_shown(text)}: expected a rank (J, A, ...) or a card (2C, 10D, ...)"
         ) from None
 
 
@@ -98,9 +180,9 @@ class Rules:
     partnership: bool = False
     """Seats 0 & 2 and 1 & 3 score together (4 players only)."""
     hand_size: int = 4
-    """Cards dealt to each seat per batch."""
+    """Cards dealt to each seat per batch, 1 to 26."""
     floor_size: int = 4
-    """Cards dealt face up to the floor at the start of a deal."""
+    """Cards dealt face up to the floor at the start of a deal, 0 to 50."""
     bury: tuple[str, ...] = ("J", "7D")
     """Cards (ranks or single cards) that may not stay on the initial floor."""
     sums: bool = True
@@ -114,21 +196,23 @@ class Rules:
     jack_basra: str = "lone"
     """When a Jack scores a basra: never, lone (floor of one) or lone_or_pair."""
     basra_points: int = 10
-    """Points per basra."""
+    """Points per basra, 0 to 1000."""
     last_play_basra: bool = True
     """Whether the last play of a deal can score a basra."""
     card_points: tuple[tuple[str, int], ...] = _STANDARD_POINTS
-    """Points per captured card: (rank or card, points); a card entry overrides its rank."""
+    """Points per captured card: (rank or card, points 0 to 100); a card entry overrides its
+    rank."""
     majority_points: int = 30
-    """Prize for the side that captured strictly more cards than every other side."""
+    """Prize for the side that captured strictly more cards than every other side, 0 to
+    1000."""
     majority_tie: str = "none"
     """On a tie for most cards: none (nobody scores) or carry (the prize is held over)."""
     target: int = 101
-    """Score that ends the match."""
+    """Score that ends the match, 1 to 10000."""
     tie_rule: str = "highest"
     """highest (the highest total at or over the target wins) or raise (the target rises)."""
     target_step: int = 10
-    """How far the target rises under tie_rule = raise."""
+    """How far the target rises under tie_rule = raise, 0 to 1000."""
     target_raise: str = "step"
     """Under tie_rule = raise: the new target is the old one plus target_step (step), or
     the highest total plus target_step (lead), which keeps strong players from racing on
@@ -142,27 +226,20 @@ class Rules:
         for name in ("players", "hand_size", "floor_size", "basra_points", "majority_points",
                      "target", "target_step"):
             value = getattr(self, name)
-            need(isinstance(value, int) and not isinstance(value, bool),
-                 f"option {name} must be a whole number, not {value!r}")
+            need(_is_whole(value), f"option {name} must be a whole number, not {_shown(value)}")
+            low, high = OPTION_RANGES[name]
+            if not low <= value <= high:
+                raise _out_of_range(name, value)
         for name in ("partnership", "sums", "optional_capture", "last_play_basra"):
             value = getattr(self, name)
-            need(isinstance(value, bool), f"option {name} must be true or false, not {value!r}")
-        for name, allowed in (
-            ("seven_diamonds", SEVEN_DIAMONDS_RULES),
-            ("basra", BASRA_RULES),
-            ("jack_basra", JACK_BASRA_RULES),
-            ("majority_tie", MAJORITY_TIE_RULES),
-            ("tie_rule", TIE_RULES),
-            ("target_raise", TARGET_RAISE_RULES),
-        ):
+            need(isinstance(value, bool),
+                 f"option {name} must be true or false, not {_shown(value)}")
+        for name, allowed in _CHOICES.items():
             value = getattr(self, name)
-            need(value in allowed,
-                 f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
-        need(2 <= self.players <= 4, f"players must be 2, 3 or 4, not {self.players}")
+            need(isinstance(value, str) and value in allowed,
+                 f"option {name} must be one of {', '.join(allowed)}, not {_shown(value)}")
         need(not self.partnership or self.players == 4,
              f"partnerships need 4 players, not {self.players}")
-        need(self.hand_size >= 1, f"hand_size must be at least 1, not {self.hand_size}")
-        need(self.floor_size >= 0, f"floor_size must be 0 or more, not {self.floor_size}")
         batch = self.players * self.hand_size
         stock = 52 - self.floor_size
         need(
@@ -170,13 +247,10 @@ class Rules:
             f"hand_size {self.hand_size} with {self.players} players does not divide the "
             f"{stock} cards after the floor into whole batches ({stock} / {batch} is not whole)",
         )
-        for name in ("basra_points", "majority_points", "target_step"):
-            need(getattr(self, name) >= 0, f"option {name} must be 0 or more")
-        need(self.target >= 1, f"target must be at least 1, not {self.target}")
         need(isinstance(self.bury, tuple) and all(isinstance(s, str) for s in self.bury),
-             f"option bury must be a tuple of card specs, not {self.bury!r}")
+             f"option bury must be a tuple of card specs, not {_shown(self.bury)}")
         for spec in self.bury:
-            need(_card_spec(spec) == spec, f"bury spec {spec!r} is not canonical")
+            need(_card_spec(spec) == spec, f"bury spec {_shown(spec)} is not canonical")
         need(
             not self.bury_mask or stock - batch > self.bury_mask.bit_count(),
             f"burying {', '.join(self.bury)} needs more stock than {stock - batch} cards "
@@ -185,14 +259,23 @@ class Rules:
         need(isinstance(self.card_points, tuple), "option card_points must be a tuple of pairs")
         for pair in self.card_points:
             need(isinstance(pair, tuple) and len(pair) == 2,
-                 f"card_points entry {pair!r} is not a (card, points) pair")
+                 f"card_points entry {_shown(pair)} is not a (card, points) pair")
             spec, points = pair
             need(isinstance(spec, str) and _card_spec(spec) == spec,
-                 f"card_points spec {spec!r} is not canonical")
-            need(isinstance(points, int) and not isinstance(points, bool) and points >= 0,
-                 f"card_points for {spec} must be a whole number of 0 or more, not {points!r}")
+                 f"card_points spec {_shown(spec)} is not canonical")
+            need(_is_whole(points),
+                 f"option card_points[{spec}] must be a whole number, not {_shown(points)}")
+            low, high = OPTION_RANGES["card_points"]
+            if not low <= points <= high:
+                raise _out_of_range(f"card_points[{spec}]", points)
         specs = [spec for spec, _ in self.card_points]
         need(len(set(specs)) == len(specs), "card_points names a card twice")
+        need(
+            self.basra_points > 0 or self.majority_points > 0
+            or any(points > 0 for _, points in self.card_points),
+            "no side could ever score, so no match would end: give basra_points, "
+            "majority_points or a card_points entry a value above 0",
+        )
 
     # Derived tables (computed once per rules value).
 
@@ -275,18 +358,26 @@ def _parse_bool(name: str, value: object) -> bool:
             return True
         if word in ("false", "no", "off", "0"):
             return False
-    raise RulesError(f"option {name} must be true or false, not {value!r}")
+    raise RulesError(f"option {name} must be true or false, not {_shown(value)}")
 
 
 def _parse_int(name: str, value: object) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
+    """A whole number from a JSON or text value; ``name`` as messages name the option.
+
+    Range checks are left to :class:`Rules`, except for numbers too long to convert.
+    """
+    if _is_whole(value):
+        assert isinstance(value, int)
         return value
     if isinstance(value, str):
+        text = value.strip()
         try:
-            return int(value.strip())
+            return int(text)
         except ValueError:
-            pass
-    raise RulesError(f"option {name} must be a whole number, not {value!r}")
+            # int() refuses more than 4300 digits: such a number is far out of range.
+            if text.lstrip("+-").replace("_", "").isdecimal():
+                raise _out_of_range(name, value) from None
+    raise RulesError(f"option {name} must be a whole number, not {_shown(value)}")
 
 
 def _parse_bury(value: object) -> tuple[str, ...]:
@@ -295,16 +386,17 @@ def _parse_bury(value: object) -> tuple[str, ...]:
         if [w.lower() for w in words] in ([], ["none"]):
             return ()
     elif isinstance(value, list | tuple):
-        words = [str(w) for w in value]
+        words = [_as_text(w) for w in value]
     else:
-        raise RulesError(f"option bury must be a list of cards or ranks, not {value!r}")
+        raise RulesError(
+            f"option bury must be a list of cards or ranks, not {_shown(value)}")
     return tuple(_card_spec(word) for word in words)
 
 
 def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
     pairs: list[tuple[str, object]]
     if isinstance(value, Mapping):
-        pairs = [(str(k), v) for k, v in value.items()]
+        pairs = [(_as_text(k), v) for k, v in value.items()]
     elif isinstance(value, str) and value.strip().lower() == "none":
         pairs = []
     elif isinstance(value, str):
@@ -315,7 +407,8 @@ def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
                 spec, sep, points = item.partition("=")
             if not sep:
                 raise RulesError(
-                    f"bad card_points entry {item!r}: expected CARD:POINTS such as J:1 or 10D:3"
+                    f"bad card_points entry {_shown(item)}: expected CARD:POINTS such as J:1 "
+                    "or 10D:3"
                 )
             pairs.append((spec, points))
     elif isinstance(value, list | tuple):
@@ -323,22 +416,16 @@ def _parse_card_points(value: object) -> tuple[tuple[str, int], ...]:
         for entry in value:
             if not isinstance(entry, list | tuple) or len(entry) != 2:
                 raise RulesError(
-                    f"bad card_points entry {entry!r}: expected a [CARD, POINTS] pair")
-            pairs.append((str(entry[0]), entry[1]))
+                    f"bad card_points entry {_shown(entry)}: expected a [CARD, POINTS] pair")
+            pairs.append((_as_text(entry[0]), entry[1]))
     else:
-        raise RulesError(f"option card_points must map cards to points, not {value!r}")
-    return tuple((_card_spec(spec), _parse_int(f"card_points[{spec}]", pts))
-                 for spec, pts in pairs)
-
-
-_CHOICES = {
-    "seven_diamonds": SEVEN_DIAMONDS_RULES,
-    "basra": BASRA_RULES,
-    "jack_basra": JACK_BASRA_RULES,
-    "majority_tie": MAJORITY_TIE_RULES,
-    "tie_rule": TIE_RULES,
-    "target_raise": TARGET_RAISE_RULES,
-}
+        raise RulesError(
+            f"option card_points must map cards to points, not {_shown(value)}")
+    parsed = []
+    for spec, given in pairs:
+        card = _card_spec(spec)
+        parsed.append((card, _parse_int(f"card_points[{card}]", given)))
+    return tuple(parsed)
 
 
 def _parse_option(name: str, value: object) -> object:
@@ -351,10 +438,10 @@ def _parse_option(name: str, value: object) -> object:
         return _parse_bool(name, value)
     if isinstance(default, int):
         return _parse_int(name, value)
-    text = str(value).strip().lower().replace("-", "_")
+    text = value.strip().lower().replace("-", "_") if isinstance(value, str) else ""
     if text not in _CHOICES[name]:
         raise RulesError(
-            f"option {name} must be one of {', '.join(_CHOICES[name])}, not {value!r}"
+            f"option {name} must be one of {', '.join(_CHOICES[name])}, not {_shown(value)}"
         )
     return text
 
@@ -363,10 +450,10 @@ def _with_values(base: Rules, options: Mapping[str, Any]) -> Rules:
     known = option_names()
     changes: dict[str, Any] = {}
     for raw_name, value in options.items():
-        name = raw_name.strip().replace("-", "_").lower()
+        name = _as_text(raw_name).strip().replace("-", "_").lower()
         if name not in known:
             raise RulesError(
-                f"unknown rule option {raw_name!r}; the options are: {', '.join(known)}"
+                f"unknown rule option {_shown(raw_name)}; the options are: {', '.join(known)}"
             )
         changes[name] = _parse_option(name, value)
     return dataclasses.replace(base, **changes)
@@ -390,7 +477,7 @@ class Preset:
         if count not in self.players:
             allowed = " or ".join(str(n) for n in self.players)
             raise RulesError(
-                f"variant {self.name!r} is played by {allowed} players, not {count}"
+                f"variant {self.name!r} is played by {allowed} players, not {_shown(count)}"
             )
         return dataclasses.replace(
             self.rules, players=count, partnership=count in self.partnership_players
@@ -476,7 +563,8 @@ def preset(name: str) -> Preset:
     key = name.strip().lower().replace("_", "-")
     found = PRESETS.get(key)
     if found is None:
-        raise RulesError(f"unknown variant {name!r}; the variants are: {', '.join(PRESETS)}")
+        raise RulesError(
+            f"unknown variant {_shown(name)}; the variants are: {', '.join(PRESETS)}")
     return found
 
 
@@ -494,7 +582,7 @@ def make_rules(
     if "players" in overrides:
         count = _parse_int("players", overrides.pop("players"))
         if players is not None and count != players:
-            raise RulesError(f"players given twice: {players} and {count}")
+            raise RulesError(f"players given twice: {_shown(players)} and {_shown(count)}")
         players = count
     base = preset(variant).rules_for(players)
     return _with_values(base, overrides)
