@@ -12,20 +12,30 @@ import asyncio
 import json
 import os
 import random
+import sqlite3
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, event, func, select
+from sqlalchemy.exc import OperationalError
 
 from basra.bots import make_bot
 from basra.match import Match
 from basra.observe import observe
 from basra.record import Player, dumps, match_record
 from basra.rules import make_rules
-from basra.store import SavedTable, Store, StoredRecord, database_url, default_database_url
+from basra.store import (
+    SavedTable,
+    StorageError,
+    Store,
+    StoredRecord,
+    database_url,
+    db,
+    default_database_url,
+)
 from basra.store.db import moves_table, records_table, seats_table, tables_table
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
@@ -36,6 +46,8 @@ CONFIG = {"variant": "egyptian", "players": 2, "rules": {"basra_points": 5},
           "turn_seconds": 30, "takeover_level": "expert"}
 BIG_SEED = (1 << 62) - 12345
 """Seeds are 62-bit: they need a BIGINT column."""
+WIDEST_MOVE = (1 << 58) - 1
+"""A move is ``card | captured << 6``: up to 58 bits."""
 
 
 @pytest.fixture(params=BACKENDS)
@@ -81,9 +93,9 @@ def with_store(url: str, work: Callable[[Store], Awaitable[Any]]) -> Any:
 
 
 async def saved(store: Store, code: str) -> SavedTable:
-    found = [table for table in await store.load_tables() if table.code == code]
-    assert len(found) == 1, found
-    return found[0]
+    found = await store.load_table(code)
+    assert found is not None, code
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -160,41 +172,58 @@ def test_a_table_its_seats_and_moves_come_back_as_saved(url: str,
     code, other = new_code(), new_code()
 
     async def write_and_read(store: Store) -> None:
-        store.create_table(code, CONFIG, BIG_SEED)
-        store.save_seat(code, 0, "أميرة", "a" * 64)
-        store.save_seat(code, 2, "Omar", "b" * 64)
-        store.create_table(other, {**CONFIG, "turn_seconds": 0}, 5)
-        for index, move in [(0, 17), (2, 4093 << 6 | 3), (1, 9)]:
-            store.add_move(code, 1, index, move)
-        store.add_move(other, 1, 0, 51)
-        await store.flush()
+        await store.create_table(code, CONFIG, BIG_SEED)
+        await store.save_seat(code, 0, "أميرة", "a" * 64)
+        await store.save_seat(code, 2, "Omar", "b" * 64)
+        await store.create_table(other, {**CONFIG, "turn_seconds": 0}, 5)
+        for index, move in [(0, 17), (2, WIDEST_MOVE), (1, 9)]:
+            await store.add_move(code, 1, index, move)
+        await store.add_move(other, 1, 0, 51)
         table = await saved(store, code)
         assert table == SavedTable(code, CONFIG, BIG_SEED, 1,
                                    {0: ("أميرة", "a" * 64), 2: ("Omar", "b" * 64)},
-                                   [17, 9, 4093 << 6 | 3])
+                                   [17, 9, WIDEST_MOVE], status="waiting")
         assert await saved(store, other) == SavedTable(
-            other, {**CONFIG, "turn_seconds": 0}, 5, 1, {}, [51])
+            other, {**CONFIG, "turn_seconds": 0}, 5, 1, {}, [51], status="waiting")
+        assert [t.code for t in await store.load_tables() if t.code in (code, other)] == [
+            other, code]  # the most recently active first
 
     with_store(url, write_and_read)
 
 
-def test_closing_the_store_writes_what_is_queued(url: str,
-                                                 new_code: Callable[[], str]) -> None:
-    code = new_code()
+def test_writes_at_once_commit_together_and_each_waits_for_its_commit(
+        url: str, new_code: Callable[[], str]) -> None:
+    """Group commit: many tables' moves in few transactions, each caller resuming only
+    once its move is committed."""
+    codes = [new_code() for _ in range(20)]
+    commits: list[float] = []
 
     async def write(store: Store) -> None:
-        store.create_table(code, CONFIG, 11)
-        store.save_seat(code, 0, "Huda", "c" * 64)
-        for index in range(40):
-            store.add_move(code, 1, index, index)
+        event.listen(store.engine.sync_engine, "commit", lambda _conn: commits.append(1))
+        await asyncio.gather(*(store.create_table(code, CONFIG, 11) for code in codes))
+        commits.clear()
+        done: list[tuple[str, int]] = []
+
+        async def play(code: str) -> None:
+            for index in range(10):
+                await store.add_move(code, 1, index, index << 6 | 5)
+                done.append((code, index))
+                # Committed before the caller goes on: a fresh connection reads it.
+                async with store.engine.connect() as conn:
+                    found = await conn.execute(select(moves_table.c.move).where(
+                        moves_table.c.code == code, moves_table.c.idx == index))
+                    assert found.scalar_one() == index << 6 | 5
+
+        await asyncio.gather(*(play(code) for code in codes))
+        assert len(done) == 200
+        assert len(commits) < 100, len(commits)  # far fewer transactions than moves
 
     with_store(url, write)
 
-    async def read(store: Store) -> SavedTable:
-        return await saved(store, code)
+    async def read(store: Store) -> list[SavedTable]:
+        return [await saved(store, code) for code in codes]
 
-    table = with_store(url, read)
-    assert table.seats == {0: ("Huda", "c" * 64)} and table.moves == list(range(40))
+    assert all(table.moves == [i << 6 | 5 for i in range(10)] for table in with_store(url, read))
 
 
 def test_a_rematch_keeps_only_the_new_matchs_moves(url: str,
@@ -202,16 +231,16 @@ def test_a_rematch_keeps_only_the_new_matchs_moves(url: str,
     code, other = new_code(), new_code()
 
     async def rematch(store: Store) -> None:
-        store.create_table(code, CONFIG, 1)
-        store.create_table(other, CONFIG, 2)
-        store.save_seat(code, 0, "Amira", "d" * 64)
+        await store.create_table(code, CONFIG, 1)
+        await store.create_table(other, CONFIG, 2)
+        await store.save_seat(code, 0, "Amira", "d" * 64)
         for index in range(5):
-            store.add_move(code, 1, index, 100 + index)
-            store.add_move(other, 1, index, 200 + index)
+            await store.add_move(code, 1, index, 100 + index)
+            await store.add_move(other, 1, index, 200 + index)
         await store.flush()
-        store.start_match(code, 2, BIG_SEED)
-        store.add_move(code, 2, 0, 7)
-        store.add_move(code, 2, 1, 8)
+        await store.start_match(code, 2, BIG_SEED)
+        await store.add_move(code, 2, 0, 7)
+        await store.add_move(code, 2, 1, 8)
         await store.flush()
         table = await saved(store, code)
         assert (table.match_number, table.seed, table.moves) == (2, BIG_SEED, [7, 8])
@@ -225,22 +254,100 @@ def test_a_rematch_keeps_only_the_new_matchs_moves(url: str,
     with_store(url, rematch)
 
 
-def test_a_failed_write_does_not_stop_later_writes(url: str,
-                                                  new_code: Callable[[], str]) -> None:
-    code, later = new_code(), new_code()
+def test_a_write_that_can_never_succeed_fails_alone(url: str,
+                                                    new_code: Callable[[], str]) -> None:
+    """A change the database refuses for good (here a second table with the same code)
+    raises StorageError to its caller; the changes committed with it are kept."""
+    code, other, later = new_code(), new_code(), new_code()
 
     async def write(store: Store) -> None:
-        store.create_table(code, CONFIG, 1)
-        await store.flush()
-        store.create_table(code, CONFIG, 2)  # the same code again: refused by the database
-        await store.flush()
-        store.create_table(later, CONFIG, 3)
-        store.save_seat(later, 1, "Omar", "e" * 64)
-        await store.flush()
+        await store.create_table(code, CONFIG, 1)
+        outcomes = await asyncio.gather(
+            store.create_table(other, CONFIG, 4),
+            store.create_table(code, CONFIG, 2),  # the same code again: refused
+            store.add_move(code, 1, 0, 3),
+            return_exceptions=True)
+        assert outcomes[0] is None and outcomes[2] is None
+        assert isinstance(outcomes[1], StorageError) and "refused" in str(outcomes[1])
+        assert store.health.ok  # a refused change is not a failing database
+        await store.create_table(later, CONFIG, 3)
+        await store.save_seat(later, 1, "Omar", "e" * 64)
         assert (await saved(store, code)).seed == 1
+        assert (await saved(store, code)).moves == [3]
+        assert (await saved(store, other)).seed == 4
         assert (await saved(store, later)).seats == {1: ("Omar", "e" * 64)}
 
     with_store(url, write)
+
+
+def test_failing_writes_are_retried_until_they_commit_and_health_says_so(
+        url: str, new_code: Callable[[], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the database cannot commit (a full disk, a lost connection), the writer
+    retries the same batch; callers wait, health says failing, then nothing is lost."""
+    code = new_code()
+    real_apply = db._apply
+    failures = {"left": 0}
+
+    async def flaky(conn: Any, changes: list[Any]) -> None:
+        if failures["left"] > 0:
+            failures["left"] -= 1
+            raise OperationalError("INSERT", {}, sqlite3.OperationalError(
+                "database or disk is full"))
+        await real_apply(conn, changes)
+
+    monkeypatch.setattr(db, "_apply", flaky)
+    monkeypatch.setattr(db, "RETRY_MOST", 0.05)
+    heard: list[tuple[bool, str | None]] = []
+
+    async def write(store: Store) -> None:
+        store.on_health(lambda health: heard.append((health.ok, health.error)))
+        await store.create_table(code, CONFIG, 1)
+        failures["left"] = 6
+        moves = asyncio.gather(*(store.add_move(code, 1, i, i + 100) for i in range(5)))
+        while store.health.ok:
+            await asyncio.sleep(0.005)
+        assert store.health.error == "database or disk is full"
+        assert store.health.failing_since is not None
+        assert not moves.done()  # nobody is told a move is stored while it is not
+        await moves
+        assert store.health.ok and store.health.error is None
+        assert (await saved(store, code)).moves == [100, 101, 102, 103, 104]
+
+    with_store(url, write)
+    assert heard == [(False, "database or disk is full"), (True, None)]
+
+
+def test_whole_matches_with_captures_are_stored_as_played(
+        url: str, new_code: Callable[[], str]) -> None:
+    """Every move of whole matches, captures of many cards included (moves of up to 58
+    bits), comes back exactly: on PostgreSQL a 32-bit column refused them."""
+    played: dict[str, list[int]] = {}
+    for variant, players in [("egyptian", 2), ("classic", 4), ("three-player", 3)]:
+        match = Match(make_rules(variant, players), seed=players, variant=variant)
+        bots = [make_bot("greedy", seat) for seat in range(players)]
+        moves: list[int] = []
+        while not match.is_over and len(match.deals) < 3:
+            seat = match.state.to_play
+            move = bots[seat].choose(observe(match, seat))
+            match.play(move)
+            moves.append(move)
+        played[new_code()] = moves
+    every = [move for moves in played.values() for move in moves]
+    assert max(every) >= 1 << 31  # captures that need more than 32 bits were played
+    assert sum(move >> 6 != 0 for move in every) >= 30
+
+    async def store_them(store: Store) -> None:
+        for code, moves in played.items():
+            await store.create_table(code, CONFIG, 5)
+            for index, move in enumerate(moves):
+                await store.add_move(code, 1, index, move)
+
+    with_store(url, store_them)
+
+    async def read(store: Store) -> dict[str, list[int]]:
+        return {code: (await saved(store, code)).moves for code in played}
+
+    assert with_store(url, read) == played
 
 
 # Records
@@ -310,12 +417,12 @@ def test_a_rematch_played_in_the_store_round_trips(url: str, new_code: Callable[
     moves = [rng.randrange(1 << 20) for _ in range(30)]
 
     async def life(store: Store) -> None:
-        store.create_table(code, CONFIG, 42)
-        store.save_seat(code, 0, "Amira", "f" * 64)
+        await store.create_table(code, CONFIG, 42)
+        await store.save_seat(code, 0, "Amira", "f" * 64)
         for index, move in enumerate(moves):
-            store.add_move(code, 1, index, move)
+            await store.add_move(code, 1, index, move)
         record_id = await store.save_record(code, 1, record, dumps(record))
-        store.start_match(code, 2, 43)
+        await store.start_match(code, 2, 43)
         await store.flush()
         table = await saved(store, code)
         assert (table.match_number, table.seed, table.moves) == (2, 43, [])

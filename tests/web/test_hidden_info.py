@@ -23,7 +23,7 @@ from basra.server import create_app
 from basra.state import DealState
 
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
-              "carry", "deal_scores", "result", "deadline"}
+              "carry", "deal_scores", "result", "deadline", "paused"}
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
              "pile_counts", "basras", "last_capturer"}
 CARD_SET = set(CARD_NAMES)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,10 +18,22 @@ from fastapi.staticfiles import StaticFiles
 from basra.bots import BOT_LEVELS
 from basra.record import RecordError, loads
 from basra.rules import option_names
-from basra.store import Store
+from basra.store import StorageError, Store
 
-from .hub import Connection, Hub, UnknownTableError, encode
+from .hub import (
+    Connection,
+    ExpiredTableError,
+    Hub,
+    HubSettings,
+    RefusedConnection,
+    ServerBusyError,
+    UnknownTableError,
+    UnrestoredTableError,
+    encode,
+)
+from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .replay import replay_frames
+from .security import EdgeChecks
 from .table import ConfigError, JoinError, SeatConfig, TableConfig
 from .views import seat_list, table_info
 
@@ -34,6 +46,11 @@ MAX_BODY = 1_000_000
 def web_root() -> Path:
     """The folder of the front end's files."""
     return Path(str(resources.files("basra") / "web"))
+
+
+def _in_database_range(record_id: int) -> bool:
+    """Whether an id fits the database's 64-bit integers (any other id is unknown)."""
+    return -(2**63) <= record_id < 2**63
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -56,12 +73,17 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def create_app(database: str | None = None, *, store: Store | None = None,
-               bot_delay: float = 0.8, away_after: float = 30.0,
-               master_ms: int = 1000) -> FastAPI:
+               allow_origins: Sequence[str] = (),
+               rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
+               rate_limit_storage: str = "memory://", **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
-    default)."""
+    default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
+    table sockets besides the server's own. ``rate_limits`` per client address (see
+    :mod:`basra.server.ratelimit`); ``settings`` are :class:`HubSettings` fields
+    (``bot_delay``, ``away_after``, ``master_ms``, ...)."""
     store = store if store is not None else Store(database)
-    hub = Hub(store, bot_delay=bot_delay, away_after=away_after, master_ms=master_ms)
+    hub = Hub(store, HubSettings(**settings))
+    limiter = RateLimits(rate_limits, rate_limit_storage)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -73,10 +95,11 @@ def create_app(database: str | None = None, *, store: Store | None = None,
             await hub.stop()
             await store.close()
 
-    app = FastAPI(title="basra", lifespan=lifespan, docs_url="/api/docs",
+    app = FastAPI(title="basra", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     app.state.store = store
+    app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     root = web_root()
     app.mount("/static", StaticFiles(directory=root), name="static")
 
@@ -119,6 +142,50 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     async def unknown_table(_request: Request, error: UnknownTableError) -> JSONResponse:
         return _error(404, f"no table has the code {error.args[0]!r}")
 
+    @app.exception_handler(ExpiredTableError)
+    async def expired_table(_request: Request, error: ExpiredTableError) -> JSONResponse:
+        return _error(410, f"table {error.args[0]!r} expired: nobody came to it")
+
+    @app.exception_handler(UnrestoredTableError)
+    async def unrestored(_request: Request, error: UnrestoredTableError) -> JSONResponse:
+        return _error(503, f"table {error.args[0]!r} could not be restored from storage "
+                           f"({error.args[1]}); the server's operator is told")
+
+    @app.exception_handler(ServerBusyError)
+    async def busy(_request: Request, error: ServerBusyError) -> JSONResponse:
+        return _error(503, str(error))
+
+    @app.exception_handler(StorageError)
+    async def storage_error(_request: Request, error: StorageError) -> JSONResponse:
+        return _error(503, f"storage is failing: {error}")
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_request: Request, error: RateLimited) -> JSONResponse:
+        response = _error(429, f"{error}; try again in {error.retry_after} s")
+        response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+    def address(request: Request | WebSocket) -> str:
+        return request.client.host if request.client is not None else ""
+
+    # -- health ------------------------------------------------------------------------
+
+    @app.get("/healthz")
+    async def healthz() -> JSONResponse:
+        """Whether the server works: 200 when storage commits (``status`` "degraded"
+        when some stored table could not be restored), 503 while storage fails."""
+        report = hub.health()
+        ok = report["storage"]["ok"]
+        status = "failing" if not ok else ("degraded" if report["unrestored"] else "ok")
+        return JSONResponse({"status": status, **report}, status_code=200 if ok else 503)
+
+    @app.get("/readyz")
+    async def readyz() -> JSONResponse:
+        """Whether to send players here: 200 when storage commits, else 503."""
+        ok = store.health.ok
+        return JSONResponse({"ready": ok, "storage": store.health.to_dict()},
+                            status_code=200 if ok else 503)
+
     @app.get("/api/variants")
     async def variants() -> list[dict[str, Any]]:
         from .table import variants_listing
@@ -137,14 +204,16 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         body = await _json_body(request)
         config = TableConfig("egyptian", 2, {}, (SeatConfig("human"),
                                                  SeatConfig("bot", "expert")))
-        table, seat, token = hub.create_table(config, body.get("name"))
+        limiter.check("create", address(request))
+        table, seat, token = await hub.create_table(config, body.get("name"))
         return seated(table.code, seat, token)
 
     @app.post("/api/tables")
     async def new_table(request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         config = TableConfig.parse(body)
-        table, seat, token = hub.create_table(config, body.get("name"))
+        limiter.check("create", address(request))
+        table, seat, token = await hub.create_table(config, body.get("name"))
         return seated(table.code, seat, token)
 
     @app.get("/api/tables")
@@ -159,12 +228,13 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/tables/{code}")
     async def describe_table(code: str) -> dict[str, Any]:
-        return table_info(hub.table(code))
+        return table_info(await hub.table(code))
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
-        seat, token = hub.join(code, body.get("name"), body.get("seat"))
+        limiter.check("join", address(request))
+        seat, token = await hub.join(code, body.get("name"), body.get("seat"))
         return {"seat": seat, "token": token}
 
     @app.get("/api/records")
@@ -174,7 +244,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/records/{record_id}", response_model=None)
     async def record(record_id: int, download: bool = False) -> Response:
-        found = await store.get_record(record_id)
+        found = await store.get_record(record_id) if _in_database_range(record_id) else None
         if found is None:
             return _error(404, f"no record has the id {record_id}")
         headers = ({"Content-Disposition": f'attachment; filename="basra-{record_id}.json"'}
@@ -183,7 +253,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/records/{record_id}/frames", response_model=None)
     async def record_frames(record_id: int) -> Response:
-        found = await store.get_record(record_id)
+        found = await store.get_record(record_id) if _in_database_range(record_id) else None
         if found is None:
             return _error(404, f"no record has the id {record_id}")
         return JSONResponse(replay_frames(loads(found.record)))
@@ -206,23 +276,35 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
-        table = hub.tables.get(code)
-        if table is None:
-            await websocket.send_text(encode({"type": "error", "code": "unknown_table",
-                                              "message": f"no table has the code {code!r}"}))
-            await websocket.close(4404)
-            return
+
+        async def refuse(error_code: str, message: str, close_code: int) -> None:
+            await websocket.send_text(encode({"type": "error", "code": error_code,
+                                              "message": message}))
+            await websocket.close(close_code)
+
+        try:
+            table = await hub.table(code)
+        except UnknownTableError:
+            return await refuse("unknown_table", f"no table has the code {code[:40]!r}", 4404)
+        except ExpiredTableError:
+            return await refuse("expired", "this table expired: nobody came to it", 4410)
+        except UnrestoredTableError as error:
+            return await refuse("unrestored", "this table could not be restored from "
+                                f"storage ({error.args[1]}); the operator is told", 4500)
+        except StorageError:
+            return await refuse("storage_down", "the server cannot read its storage right "
+                                "now; try again in a moment", 4503)
         token = websocket.query_params.get("token")
         seat = None
         if token:
             seat = table.seat_of_token(token)
             if seat is None:
-                await websocket.send_text(encode({
-                    "type": "error", "code": "unknown_token",
-                    "message": "this token holds no seat at this table; join again"}))
-                await websocket.close(4401)
-                return
-        connection = hub.connect(table, seat)
+                return await refuse("unknown_token",
+                                    "this token holds no seat at this table; join again", 4401)
+        try:
+            connection = hub.connect(table, seat, address(websocket))
+        except RefusedConnection as refused:
+            return await refuse(refused.code, str(refused), 4429)
         writer = asyncio.create_task(_write(websocket, connection))
         try:
             while True:

@@ -1,37 +1,53 @@
 """The hub: every live table, its connections, its computer players, timers and storage.
 
-All table changes happen on the event loop, each one synchronously from check to apply,
-so two intents can never interleave. Every connection has an outbox that one task drains
-into its socket, so each connection gets its messages in order.
+The rules of a table are in ``table.py``; the hub drives tables: it takes intents from
+sockets, has the computer play, runs the turn and away timers, stores every change and
+sends each connection its view (``views.py``).
 
-After each change the hub sends every connection its view and plans the next event of the
-table: a computer move after ``bot_delay`` seconds, or the end of the human seat's turn
-timer. A human seat whose connections are all gone for ``away_after`` seconds is played by
-the computer until its player comes back.
+**Nothing is confirmed before it is stored.** A play, a new table, a seat or a rematch is
+written to the database and committed (``basra.store``) before the table changes in memory
+and before anyone is sent the new state. One table's intents are handled one at a time
+(a lock per table); the store commits many tables' changes together. When storage fails,
+tables stop taking plays and every connection is told (``paused`` in the state) until
+writes commit again; the play that was being written then, is written then.
+
+Tables live in memory only while someone uses them: a table nobody has connected to
+within ``unopened_after`` seconds expires; a table with no connection for ``idle_after``
+seconds leaves memory and is loaded again, from the database, when someone comes back.
+The computer plays only at tables that someone is connected to.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-import multiprocessing
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from basra.bots import Bot, close_bot, make_bot
-from basra.observe import Observation, observe
+from basra.observe import observe
 from basra.record import dumps
-from basra.store import Store
+from basra.store import StorageError, Store, StoreHealth
 
+from .computer import ComputerPlayers
 from .messages import Intent, parse_intent
 from .table import IntentError, Table, TableConfig, new_code, new_seed
 from .views import shared_parts, state_message
 
-__all__ = ["Connection", "Hub", "UnknownTableError"]
+__all__ = [
+    "Connection",
+    "ExpiredTableError",
+    "Hub",
+    "HubSettings",
+    "RefusedConnection",
+    "ServerBusyError",
+    "UnknownTableError",
+    "UnrestoredTableError",
+    "encode",
+]
 
 log = logging.getLogger("basra.server")
 
@@ -43,74 +59,114 @@ class UnknownTableError(KeyError):
     """No table has this code."""
 
 
+class ExpiredTableError(KeyError):
+    """The table expired: nobody ever connected to it."""
+
+
+class UnrestoredTableError(RuntimeError):
+    """A stored table that could not be rebuilt; ``args[1]`` is the reason."""
+
+
+class ServerBusyError(RuntimeError):
+    """The server cannot take this now (storage failing, too many tables); the message
+    says why. Answered 503."""
+
+
+class RefusedConnection(Exception):
+    """A socket the server will not open; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class HubSettings:
+    """How a server's tables are run (``basra serve`` options)."""
+
+    bot_delay: float = 0.8
+    """Seconds a computer player waits before it plays, so people can follow."""
+    away_after: float = 30.0
+    """Seconds a seat may have no connection before the computer plays for it."""
+    master_ms: int = 1000
+    """Thinking time of the master per move."""
+    master_workers: int | None = None
+    """Worker processes of the master (every core but one by default)."""
+    unopened_after: float = 120.0
+    """A table nobody connected to within this many seconds expires."""
+    idle_after: float = 300.0
+    """A table with no connection for this many seconds leaves memory."""
+    sweep_every: float = 5.0
+    """Seconds between two looks for tables to expire or put away."""
+    max_tables: int = 10_000
+    """Most tables in memory; beyond it new tables are refused (503)."""
+    seat_connections: int = 4
+    """Most sockets per seat; one more closes the oldest."""
+    address_connections: int = 64
+    """Most sockets per client address."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One open socket at a table: a seat's or a watcher's."""
 
     table: Table
     seat: int | None
+    address: str = ""
     outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     """Messages to send: dicts, or text already encoded (a state shared by a seat's sockets)."""
+    opened: float = field(default_factory=time.monotonic)
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.outbox.put_nowait(None)  # tells the socket's writer to close
+            self.close()
             return
         self.outbox.put_nowait(message)
 
-
-def _master_move(observation: Observation, think_ms: int) -> int:
-    """A master decision, in a worker process."""
-    bot = make_bot("master", think_ms=think_ms, workers=1)
-    try:
-        return bot.choose(observation)
-    finally:
-        close_bot(bot)
+    def close(self) -> None:
+        """Tell the socket's writer to close it."""
+        self.outbox.put_nowait(None)
 
 
 class Hub:
     """The live tables of one server."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.8, away_after: float = 30.0,
-                 master_ms: int = 1000) -> None:
+    def __init__(self, store: Store, settings: HubSettings | None = None) -> None:
         self.store = store
-        self.bot_delay = bot_delay
-        self.away_after = away_after
-        self.master_ms = master_ms
+        self.settings = settings or HubSettings()
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.unrestored: dict[str, str] = {}
+        """Stored tables that could not be rebuilt: code -> reason."""
+        self.computer = ComputerPlayers(self.settings.master_ms, self.settings.master_workers)
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._idle_since: dict[str, float] = {}
+        self._per_address: dict[str, int] = {}
         self._next_event: dict[str, asyncio.TimerHandle] = {}
         self._away_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._planned: dict[str, tuple[int, int, bool]] = {}
         """The turn (seq, seat, computer or not) each table's next event is for."""
-        self._bots: dict[tuple[str, int, str], Bot] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._pool: ProcessPoolExecutor | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        store.on_health(self._storage_changed)
 
     # -- life ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every stored table, rebuilt from its moves, and resume play."""
-        for saved in await self.store.load_tables():
-            try:
-                table = Table(saved.code, TableConfig.from_dict(saved.config), saved.seed,
-                              saved.match_number)
-                for seat, (name, hashed) in saved.seats.items():
-                    table.take_seat(seat, name, hashed)
-                table.restore(saved.moves)
-            except Exception:
-                log.exception("table %s could not be restored; it is left out", saved.code)
-                continue
-            records = await self.store.list_records(limit=1000, code=saved.code)
-            table.record_ids = sorted(r.id for r in records)
-            finished = [r.id for r in records if r.match_number == table.match_number]
-            table.last_record_id = finished[0] if finished else None
-            self.tables[table.code] = table
-            self.connections[table.code] = set()
-            self._plan(table)
+        """Load the tables active in the last ``idle_after`` seconds (others are loaded
+        when someone comes to them), and start the sweeper."""
+        since = int((time.time() - self.settings.idle_after) * 1000)
+        for saved in await self.store.load_tables(since_ms=since,
+                                                   limit=self.settings.max_tables):
+            with contextlib.suppress(UnrestoredTableError, ExpiredTableError):
+                await self._rebuild(saved)
+        self._sweeper = asyncio.create_task(self._sweep(), name="basra-sweeper")
 
     async def stop(self) -> None:
-        """Cancel timers, finish pending work and write everything to the store."""
+        """Cancel timers and pending work; what is confirmed is already stored."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for handle in [*self._next_event.values(), *self._away_timers.values()]:
             handle.cancel()
         self._next_event.clear()
@@ -118,25 +174,124 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for bot in self._bots.values():
-            close_bot(bot)
-        self._bots.clear()
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
-        await self.store.flush()
+        self.computer.close()
 
-    def table(self, code: str) -> Table:
-        table = self.tables.get(code)
-        if table is None:
+    def health(self) -> dict[str, Any]:
+        """What ``/healthz`` reports."""
+        return {
+            "storage": self.store.health.to_dict(),
+            "tables": len(self.tables),
+            "connections": sum(len(c) for c in self.connections.values()),
+            "unrestored": [{"code": code, "error": reason}
+                           for code, reason in sorted(self.unrestored.items())],
+            "master_queue": self.computer.master_queue,
+        }
+
+    # -- finding tables ------------------------------------------------------------------
+
+    async def table(self, code: str) -> Table:
+        """The table with this code, loaded from the database if it is not in memory.
+
+        Raises :class:`UnknownTableError`, :class:`ExpiredTableError`,
+        :class:`UnrestoredTableError`, or :class:`StorageError` when the database cannot
+        be read."""
+        found = self.tables.get(code)
+        if found is not None:
+            return found
+        if code in self.unrestored:
+            raise UnrestoredTableError(code, self.unrestored[code])
+        if not code or len(code) > 32:
             raise UnknownTableError(code)
+        loading = self._loading.get(code)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            try:
+                saved = await self.store.load_table(code)
+            except Exception as error:
+                raise StorageError(f"the database could not be read: {error}") from None
+            if saved is None:
+                raise UnknownTableError(code)
+            table = await self._rebuild(saved)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: other waiters re-raise it
+            raise
+        else:
+            future.set_result(table)
+            return table
+        finally:
+            del self._loading[code]
+
+    async def _rebuild(self, saved: Any) -> Table:
+        """A stored table back in memory, replayed move by move."""
+        if saved.status == "expired":
+            raise ExpiredTableError(saved.code)
+        try:
+            table = Table(saved.code, TableConfig.from_dict(saved.config), saved.seed,
+                          saved.match_number)
+            for seat, (name, hashed) in saved.seats.items():
+                table.take_seat(seat, name, hashed)
+            table.restore(saved.moves)
+        except Exception as error:
+            reason = f"{type(error).__name__}: {error}"
+            self.unrestored[saved.code] = reason
+            log.error("TABLE %s COULD NOT BE RESTORED from the database (%s); its players "
+                      "are told, and /healthz lists it", saved.code, reason)
+            raise UnrestoredTableError(saved.code, reason) from None
+        table.opened = saved.opened
+        records = await self.store.list_records(limit=1000, code=saved.code)
+        table.record_ids = sorted(r.id for r in records)
+        finished = [r.id for r in records if r.match_number == table.match_number]
+        table.last_record_id = finished[0] if finished else None
+        self._add(table)
+        if table.status == "finished" and table.last_record_id is None:
+            # Stopped between the last play and its record: write the record now.
+            self._spawn(self._save_record(table, announce=True))
+        elif table.status != saved.status:
+            self._spawn(self.store.set_status(table.code, table.status))
+        self._plan(table)
         return table
+
+    def _add(self, table: Table) -> None:
+        self.tables[table.code] = table
+        self.connections[table.code] = set()
+        self._locks[table.code] = asyncio.Lock()
+        self._idle_since[table.code] = time.monotonic()
+
+    def _remove(self, table: Table) -> None:
+        code = table.code
+        self.tables.pop(code, None)
+        self.connections.pop(code, None)
+        self._locks.pop(code, None)
+        self._idle_since.pop(code, None)
+        self._planned.pop(code, None)
+        handle = self._next_event.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+        for seat in range(table.rules.players):
+            timer = self._away_timers.pop((code, seat), None)
+            if timer is not None:
+                timer.cancel()
+        self.computer.forget(code)
 
     # -- tables and seats ----------------------------------------------------------------
 
-    def create_table(self, config: TableConfig, name: object = None
-                     ) -> tuple[Table, int | None, str | None]:
-        """A new table; the caller takes its first human seat, if it has one."""
+    def _require_storage(self) -> None:
+        if not self.store.health.ok:
+            raise ServerBusyError(
+                "the server cannot save anything right now (its storage is failing): "
+                "try again in a moment")
+
+    async def create_table(self, config: TableConfig, name: object = None
+                           ) -> tuple[Table, int | None, str | None]:
+        """A new table, stored; the caller takes its first human seat, if it has one."""
+        self._require_storage()
+        if len(self.tables) >= self.settings.max_tables:
+            raise ServerBusyError(f"the server has {len(self.tables)} tables open, its "
+                                  "most: try again later")
         code = new_code()
         while code in self.tables:
             code = new_code()
@@ -145,35 +300,67 @@ class Hub:
         token: str | None = None
         if table.free_seats():
             seat, token = table.join(name)
-        self.tables[code] = table
-        self.connections[code] = set()
-        self.store.create_table(code, config.to_dict(), table.seed)
-        for taken, hashed in table.token_hashes.items():
-            self.store.save_seat(code, taken, table.names[taken] or "", hashed)
         if table.ready():
             table.start()
+        try:
+            await self.store.create_table(
+                code, config.to_dict(), table.seed,
+                [(s, table.names[s] or "", hashed) for s, hashed in table.token_hashes.items()],
+                status=table.status)
+        except StorageError as error:
+            raise ServerBusyError(f"the table could not be saved: {error}") from None
+        self._add(table)
         self._changed(table)
         return table, seat, token
 
-    def join(self, code: str, name: object, seat: object = None) -> tuple[int, str]:
-        """Take a human seat at a table: (seat, token)."""
-        table = self.table(code)
-        taken, token = table.join(name, seat)
-        self.store.save_seat(code, taken, table.names[taken] or "", table.token_hashes[taken])
-        if table.ready():
-            table.start()
+    async def join(self, code: str, name: object, seat: object = None) -> tuple[int, str]:
+        """Take a human seat at a table, stored: (seat, token)."""
+        table = await self.table(code)
+        self._require_storage()
+        async with self._locks[code]:
+            taken, token = table.join(name, seat)
+            starts = table.ready()
+            try:
+                await self.store.save_seat(code, taken, table.names[taken] or "",
+                                           table.token_hashes[taken],
+                                           status="playing" if starts else None)
+            except StorageError as error:
+                table.leave_seat(taken)
+                raise ServerBusyError(f"the seat could not be saved: {error}") from None
+            if starts:
+                table.start()
         self._changed(table)
         return taken, token
 
     # -- connections ---------------------------------------------------------------------
 
-    def connect(self, table: Table, seat: int | None) -> Connection:
-        """A new socket at a table; it is sent the current state at once."""
-        connection = Connection(table, seat)
+    def connect(self, table: Table, seat: int | None, address: str = "") -> Connection:
+        """A new socket at a table; it is sent the current state at once.
+
+        Raises :class:`RefusedConnection` when the address has too many sockets open; a
+        seat's sockets beyond ``seat_connections`` close the oldest."""
+        if self._per_address.get(address, 0) >= self.settings.address_connections:
+            raise RefusedConnection(
+                "too_many_connections",
+                f"{address} has {self.settings.address_connections} sockets open, the most "
+                "allowed: close some")
+        connection = Connection(table, seat, address)
+        self._per_address[address] = self._per_address.get(address, 0) + 1
         self.connections[table.code].add(connection)
+        self._idle_since.pop(table.code, None)
+        if not table.opened:
+            table.opened = True
+            self._spawn(self.store.mark_opened(table.code))
         if seat is None:
             connection.send(state_message(table, None))
+            self._plan(table)
             return connection
+        same_seat = sorted((c for c in self.connections[table.code] if c.seat == seat),
+                           key=lambda c: c.opened)
+        for old in same_seat[:max(0, len(same_seat) - self.settings.seat_connections)]:
+            old.send({"type": "error", "code": "replaced", "seq": table.seq,
+                      "message": "this seat was opened in more places; this one is closed"})
+            old.close()
         table.connections[seat] += 1
         timer = self._away_timers.pop((table.code, seat), None)
         if timer is not None:
@@ -184,12 +371,20 @@ class Hub:
 
     def disconnect(self, connection: Connection) -> None:
         table = connection.table
-        self.connections[table.code].discard(connection)
-        seat = connection.seat
-        if seat is None:
+        left = self._per_address.get(connection.address, 1) - 1
+        if left > 0:
+            self._per_address[connection.address] = left
+        else:
+            self._per_address.pop(connection.address, None)
+        at_table = self.connections.get(table.code)
+        if at_table is None or connection not in at_table:
             return
-        table.connections[seat] -= 1
-        self._changed(table)
+        at_table.discard(connection)
+        if not at_table:
+            self._idle_since[table.code] = time.monotonic()
+        if connection.seat is not None:
+            table.connections[connection.seat] -= 1
+            self._changed(table)
 
     def _watch_absent(self, table: Table) -> None:
         """Start the away timer of every human seat with no connection in a running match
@@ -202,11 +397,12 @@ class Hub:
             if (table.is_human(seat) and table.connections[seat] == 0
                     and seat not in table.away and key not in self._away_timers):
                 self._away_timers[key] = loop.call_later(
-                    self.away_after, self._gone_away, table, seat)
+                    self.settings.away_after, self._gone_away, table, seat)
 
     def _gone_away(self, table: Table, seat: int) -> None:
         self._away_timers.pop((table.code, seat), None)
-        if table.connections[seat] == 0 and table.status == "playing":
+        if (self.tables.get(table.code) is table and table.connections[seat] == 0
+                and table.status == "playing"):
             table.away.add(seat)
             self._changed(table)
 
@@ -222,7 +418,7 @@ class Hub:
         except IntentError as refused:
             self.error(connection, refused.code, str(refused))
         except Exception:  # a bug must not take the table or the server down
-            log.exception("message %r at table %s failed", text[:200], connection.table.code)
+            log.exception("a message at table %s failed", connection.table.code)
             self.error(connection, "server_error", "the server could not handle this message")
 
     async def _act(self, connection: Connection, intent: Intent) -> None:
@@ -240,36 +436,73 @@ class Hub:
             else:
                 connection.send(state_message(table, seat))
             return
-        if intent.kind == "rematch":
-            table.rematch(new_seed())
-            self.store.start_match(table.code, table.match_number, table.seed)
-            self._changed(table)
-            return
-        assert intent.seq is not None and intent.card is not None
-        move = table.resolve_play(seat, intent.seq, intent.card, intent.captured)
-        table.away.discard(seat)  # playing is coming back
-        await self._commit(table, move)
+        if not self.store.health.ok:
+            raise IntentError("storage_down", "the server cannot save plays right now (its "
+                              "storage is failing); play resumes when it works again")
+        if self.tables.get(table.code) is not table:
+            raise IntentError("server_error", "this table was closed; reconnect")
+        async with self._locks[table.code]:
+            if intent.kind == "rematch":
+                await self._rematch(table)
+            else:
+                assert intent.seq is not None and intent.card is not None
+                move = table.resolve_play(seat, intent.seq, intent.card, intent.captured)
+                await self._commit(table, move)
+                table.away.discard(seat)  # playing is coming back
+        self._changed(table)
 
     # -- play ----------------------------------------------------------------------------
 
     async def _commit(self, table: Table, move: int) -> None:
-        index = table.seq
+        """Store a legal move, then play it (call with the table's lock held)."""
+        try:
+            await self.store.add_move(table.code, table.match_number, table.seq, move)
+        except StorageError as error:
+            raise IntentError("server_error",
+                              f"the play could not be saved, so it was not made: {error}"
+                              ) from None
         table.apply(move)
-        self.store.add_move(table.code, table.match_number, index, move)
         if table.status == "finished":
-            record = table.record()
-            number = table.match_number
-            try:
-                record_id = await self.store.save_record(table.code, number, record,
-                                                         dumps(record))
-            except Exception:
-                log.exception("the record of table %s, match %d, could not be stored",
-                              table.code, number)
-            else:
-                table.record_ids.append(record_id)
-                if table.match_number == number:
-                    table.last_record_id = record_id
-        self._changed(table)
+            await self._save_record(table)
+
+    async def _save_record(self, table: Table, announce: bool = False) -> None:
+        """Store the finished match's record; with ``announce``, send the table's
+        connections the state that names it."""
+        number = table.match_number
+        record = table.record()
+        try:
+            record_id = await self.store.save_record(table.code, number, record,
+                                                     dumps(record))
+        except StorageError:
+            log.exception("the record of table %s, match %d, could not be stored; it "
+                          "is written when the table is loaded again", table.code, number)
+            return
+        if record_id not in table.record_ids:
+            table.record_ids.append(record_id)
+        if table.match_number == number:
+            table.last_record_id = record_id
+            if announce:
+                self._changed(table)
+
+    async def _rematch(self, table: Table) -> None:
+        if table.match is None or not table.match.is_over:
+            raise IntentError("not_over", "the match is not over yet")
+        seed = new_seed()
+        try:
+            await self.store.start_match(table.code, table.match_number + 1, seed)
+        except StorageError as error:
+            raise IntentError("server_error",
+                              f"the rematch could not be saved: {error}") from None
+        table.rematch(seed)
+
+    def _storage_changed(self, health: StoreHealth) -> None:
+        """Storage failed or came back: tell every table; resume play when it is back."""
+        paused = None if health.ok else "storage"
+        for table in list(self.tables.values()):
+            table.paused = paused
+            if health.ok:
+                self._planned.pop(table.code, None)  # fresh timers for everyone
+            self._changed(table)
 
     def _changed(self, table: Table) -> None:
         """Plan the table's next event, then send every connection its view."""
@@ -288,17 +521,20 @@ class Hub:
 
     def _plan(self, table: Table) -> None:
         """Arm the table's next event, unless the same turn already has one (comings and
-        goings must not restart a turn timer or delay a computer move)."""
+        goings must not restart a turn timer or delay a computer move). Nothing is armed
+        at a table nobody is connected to, or while storage fails."""
         self._watch_absent(table)
         seat = table.to_play()
         seq = table.seq
-        turn = None if seat is None else (seq, seat, table.computer_plays(seat))
+        attended = bool(self.connections.get(table.code)) and table.paused is None
+        turn = None if seat is None or not attended else (seq, seat, table.computer_plays(seat))
         if turn is not None and table.code in self._next_event \
                 and self._planned.get(table.code) == turn:
             return
         handle = self._next_event.pop(table.code, None)
         if handle is not None:
             handle.cancel()
+        self._planned.pop(table.code, None)
         table.deadline_ms = None
         if seat is None or turn is None:
             return
@@ -308,21 +544,24 @@ class Hub:
             match = table.match
             assert match is not None
             fresh_deal = not match.deals[-1].plays and len(match.deals) > 1
-            delay = self.bot_delay * (3 if fresh_deal else 1)
+            delay = self.settings.bot_delay * (3 if fresh_deal else 1)
             self._next_event[table.code] = loop.call_later(
-                delay, self._spawn, lambda: self._computer_move(table, seat, seq))
+                delay, self._spawn_later, lambda: self._computer_move(table, seat, seq))
         elif table.config.turn_seconds:
             seconds = table.config.turn_seconds
             table.deadline_ms = int((time.time() + seconds) * 1000)
             self._next_event[table.code] = loop.call_later(
                 seconds, self._time_out, table, seat, seq)
 
-    def _spawn(self, work: Callable[[], Any]) -> None:
-        task: asyncio.Task[None] = asyncio.ensure_future(work())
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._finished)
 
-    def _finished(self, task: asyncio.Task[None]) -> None:
+    def _spawn_later(self, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        self._spawn(work())
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("a table task failed", exc_info=task.exception())
@@ -335,35 +574,82 @@ class Hub:
 
     async def _computer_move(self, table: Table, seat: int, seq: int) -> None:
         self._next_event.pop(table.code, None)
-        if table.seq != seq or table.to_play() != seat or not table.computer_plays(seat):
+        self._planned.pop(table.code, None)
+
+        def still_its_turn() -> bool:
+            return (self.tables.get(table.code) is table and table.seq == seq
+                    and table.to_play() == seat and table.computer_plays(seat)
+                    and table.paused is None and self.store.health.ok)
+
+        if not still_its_turn():
             return
         match = table.match
         assert match is not None
-        observation = observe(match, seat)
-        level = table.level_for(seat)
-        if level == "master":
-            move = await asyncio.get_running_loop().run_in_executor(
-                self._master_pool(), _master_move, observation, self.master_ms)
+        choice = await self.computer.choose(table.code, table.level_for(seat),
+                                            observe(match, seat))
+        lock = self._locks.get(table.code)
+        if lock is None:
+            return  # the table left memory meanwhile
+        async with lock:
+            if not still_its_turn():
+                return  # the player came back and played meanwhile, or storage failed
+            try:
+                await self._commit(table, choice.move)
+            except IntentError:
+                log.error("the computer's move at table %s could not be saved", table.code)
+                return
+        if choice.note is not None:
+            for connection in self.connections.get(table.code, ()):
+                connection.send({"type": "notice", "code": choice.note, "seat": seat,
+                                 "message": "the master is busy: the expert played this "
+                                            "move"})
+        self._changed(table)
+
+    # -- memory --------------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        """Expire unopened tables and put idle ones away, for ever."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the table sweep failed")
+
+    async def sweep(self) -> None:
+        """One look at every table with no connection: an unopened one past
+        ``unopened_after`` expires; any past ``idle_after`` leaves memory."""
+        now = time.monotonic()
+        for code, since in list(self._idle_since.items()):
+            table = self.tables.get(code)
+            if table is None or self.connections.get(code) or self._locks[code].locked():
+                continue
+            if not table.opened and now - since >= self.settings.unopened_after:
+                await self._expire(table)
+            elif now - since >= self.settings.idle_after:
+                self._remove(table)
+
+    async def _expire(self, table: Table) -> None:
+        """An unopened table expires: out of memory, and marked so in the database
+        (whoever asks for it meanwhile waits, then hears that it expired)."""
+        code = table.code
+        waiting: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[code] = waiting
+        self._remove(table)
+        try:
+            await self.store.set_status(code, "expired")
+        except StorageError:
+            self._add(table)  # kept; tried again at the next sweep
+            waiting.set_result(table)
         else:
-            move = self._bot(table.code, seat, level).choose(observation)
-        if table.seq != seq or not table.computer_plays(seat):
-            return  # the player came back and played meanwhile
-        await self._commit(table, move)
-
-    def _bot(self, code: str, seat: int, level: str) -> Bot:
-        key = (code, seat, level)
-        bot = self._bots.get(key)
-        if bot is None:
-            bot = self._bots[key] = make_bot(level)
-        return bot
-
-    def _master_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
-        return self._pool
+            log.info("table %s expired: nobody came to it", code)
+            waiting.set_exception(ExpiredTableError(code))
+            waiting.exception()
+        finally:
+            del self._loading[code]
 
 
 def encode(message: dict[str, Any]) -> str:
     """A message as the JSON text sent on the socket."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+

@@ -197,6 +197,10 @@ class Table:
         """Open connections per seat (kept by the hub)."""
         self.deadline_ms: int | None = None
         """When the seat to play runs out of time (kept by the hub)."""
+        self.paused: str | None = None
+        """Why the table takes no plays now (``"storage"``), or None (kept by the hub)."""
+        self.opened = False
+        """Whether anyone has connected to the table yet (kept by the hub)."""
         self.match: Match | None = None
         self.moves: list[int] = []
         self.record_ids: list[int] = []
@@ -251,6 +255,11 @@ class Table:
     def take_seat(self, seat: int, name: str, hashed: str) -> None:
         self.names[seat] = name
         self.token_hashes[seat] = hashed
+
+    def leave_seat(self, seat: int) -> None:
+        """Free a seat taken by :meth:`join` (its write to the database failed)."""
+        self.names[seat] = None
+        self.token_hashes.pop(seat, None)
 
     def seat_of_token(self, token: str) -> int | None:
         hashed = token_hash(token)

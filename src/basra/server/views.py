@@ -108,7 +108,7 @@ def state_message(table: Table, seat: int | None,
         "table": shared["table"],
         "deal": None, "legal": [], "last_play": None,
         "totals": [0] * table.rules.sides, "target": table.rules.target, "carry": 0,
-        "deal_scores": [], "result": None, "deadline": None,
+        "deal_scores": [], "result": None, "deadline": None, "paused": table.paused,
     }
     if match is None:
         return message

@@ -4,10 +4,16 @@ A table in progress is stored as its configuration, its deal seed and the list o
 played: replaying the moves through the rules core rebuilds the exact state, so tables
 survive a restart. Finished matches are stored as ``basra-record/1`` documents.
 
-Writes of the play-by-play kind (a move, a join) go through a write-behind queue that
-one task drains in batches, one transaction per batch, so a busy server does not wait on
-the disk for each move; :meth:`Store.flush` waits for everything queued (the server
-calls it on shutdown).
+**Every write is awaited until it is committed.** Writes from every table go through one
+queue that one task drains in batches, one transaction per batch (group commit): a busy
+server commits many tables' moves at once, and each caller resumes only once its change
+is in the database. The server confirms a move to anyone only after that.
+
+When the database refuses a write for a reason that can pass (a full disk, a read-only
+file, a lost connection), the batch is retried, with growing pauses, until it commits:
+nothing queued is lost, and :attr:`Store.health` says that storage is failing meanwhile
+(the server pauses its tables and tells their players). A change that can never succeed
+(a bug) fails alone: its caller gets the error, the rest of its batch is committed.
 
 >>> database_url("sqlite:///tmp/basra.db")
 'sqlite+aiosqlite:///tmp/basra.db'
@@ -22,73 +28,50 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    delete,
-    event,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import Connection, event, insert, inspect, select, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DataError,
+    IntegrityError,
+    NotSupportedError,
+    ProgrammingError,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-__all__ = ["SavedTable", "Store", "StoredRecord", "database_url", "default_database_url"]
+from .schema import meta_table, moves_table, records_table, seats_table, tables_table
+
+__all__ = [
+    "SavedTable",
+    "StorageError",
+    "Store",
+    "StoreHealth",
+    "StoredRecord",
+    "database_url",
+    "default_database_url",
+]
 
 log = logging.getLogger("basra.store")
 
-metadata = MetaData()
+RETRY_FIRST = 0.05
+"""Seconds before the first retry of a failed batch; the pause doubles up to RETRY_MOST."""
+RETRY_MOST = 2.0
+PROBE_EVERY = 5.0
+"""Seconds of quiet after which the writer probes the database with a tiny write, so that
+:attr:`Store.health` is never older than this."""
+BATCH_MOST = 2000
+"""Most changes committed in one transaction."""
 
-tables_table = Table(
-    "basra_tables", metadata,
-    Column("code", String(32), primary_key=True),
-    Column("config", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("match_number", Integer, nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-    Column("updated_at", BigInteger, nullable=False),
-)
 
-seats_table = Table(
-    "basra_seats", metadata,
-    Column("code", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("token_hash", String(64), nullable=False),
-)
-
-moves_table = Table(
-    "basra_moves", metadata,
-    Column("code", String(32), primary_key=True),
-    Column("match_number", Integer, primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("move", Integer, nullable=False),
-)
-
-records_table = Table(
-    "basra_records", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("code", String(32), nullable=False, index=True),
-    Column("match_number", Integer, nullable=False),
-    Column("variant", String(32), nullable=False),
-    Column("players", Text, nullable=False),
-    Column("totals", Text, nullable=False),
-    Column("winner", Integer, nullable=False),
-    Column("finished_at", BigInteger, nullable=False),
-    Column("record", Text, nullable=False),
-)
+class StorageError(RuntimeError):
+    """The database cannot be used: not reachable, read-only, or a write that can never
+    succeed. The message names the database and the reason."""
 
 
 def default_database_url() -> str:
@@ -120,6 +103,11 @@ def database_url(url: str) -> str:
     )
 
 
+def shown_url(url: str) -> str:
+    """The URL with its password hidden, for messages and logs."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
 @dataclass
 class SavedTable:
     """A table as stored: enough to rebuild it exactly."""
@@ -132,6 +120,9 @@ class SavedTable:
     """Taken human seats: seat -> (name, token hash)."""
     moves: list[int] = field(default_factory=list)
     """The moves of the current match, in order."""
+    status: str = "playing"
+    opened: bool = False
+    """Whether anyone has ever connected to the table."""
 
 
 @dataclass
@@ -157,14 +148,27 @@ class StoredRecord:
         }
 
 
+@dataclass
+class StoreHealth:
+    """Whether writes are committing, as the last attempt found."""
+
+    ok: bool = True
+    error: str | None = None
+    """The database's reason for the failing writes, in one line."""
+    failing_since: float | None = None
+    """When writes started failing (Unix seconds)."""
+    last_commit: float | None = None
+    """When the last transaction committed (Unix seconds)."""
+    queued: int = 0
+    """Changes waiting for their commit."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "error": self.error, "failing_since": self.failing_since,
+                "last_commit": self.last_commit, "queued": self.queued}
+
+
 def _now_ms() -> int:
     return int(time.time() * 1000)
-
-
-Operation = Callable[[AsyncConnection], Awaitable[Any]]
-
-_MOVES_INSERT = insert(moves_table)
-"""One statement for every move row: rows of a batch go to it in one executemany."""
 
 
 class _MoveRow(NamedTuple):
@@ -174,57 +178,86 @@ class _MoveRow(NamedTuple):
     move: int
 
 
-class _RecordWrite:
-    """A finished match's record, written by the writer task; its id comes back."""
+class _Change:
+    """One change to commit; its caller awaits ``future``."""
 
-    def __init__(self, statement: Any) -> None:
-        self.statement = statement
-        self.future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.id: int | None = None
+    def __init__(self, work: Callable[[AsyncConnection], Awaitable[Any]] | _MoveRow
+                 | None) -> None:
+        self.work = work
+        self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.result: Any = None
 
-    async def __call__(self, conn: AsyncConnection) -> None:
-        inserted = await conn.execute(self.statement)
-        key = inserted.inserted_primary_key
-        assert key is not None
-        self.id = int(key[0])
-
-
-Change = Operation | _MoveRow
+    async def run(self, conn: AsyncConnection) -> None:
+        assert not isinstance(self.work, _MoveRow)
+        if self.work is not None:
+            self.result = await self.work(conn)
 
 
-async def _apply(conn: AsyncConnection, changes: list[Change]) -> None:
+_MOVES_INSERT = insert(moves_table)
+
+
+async def _apply(conn: AsyncConnection, changes: list[_Change]) -> None:
     """Run changes in order; runs of move rows go in one executemany."""
     rows: list[dict[str, Any]] = []
     for change in changes:
-        if isinstance(change, _MoveRow):
-            rows.append(change._asdict())
+        if isinstance(change.work, _MoveRow):
+            rows.append(change.work._asdict())
             continue
         if rows:
             await conn.execute(_MOVES_INSERT, rows)
             rows = []
-        await change(conn)
+        await change.run(conn)
     if rows:
         await conn.execute(_MOVES_INSERT, rows)
+    touched = {change.work.code for change in changes if isinstance(change.work, _MoveRow)}
+    if touched:
+        await conn.execute(update(tables_table).where(tables_table.c.code.in_(touched))
+                           .values(updated_at=_now_ms()))
 
 
-def _settle(changes: list[Change], error: BaseException | None = None) -> None:
-    """Answer the records' waiters once their transaction is over."""
-    for change in changes:
-        if isinstance(change, _RecordWrite) and not change.future.done():
-            if error is None and change.id is not None:
-                change.future.set_result(change.id)
-            else:
-                change.future.set_exception(error or RuntimeError("record not written"))
+def _lasting(error: BaseException) -> bool:
+    """Whether a failed write would fail again however often it is tried (a bug, a
+    conflict), rather than fail because of the database's condition (disk full, read-only,
+    connection lost), which can pass."""
+    return isinstance(error, IntegrityError | DataError | ProgrammingError | NotSupportedError)
+
+
+def _reason(error: BaseException) -> str:
+    """The database's own reason, in one line and without statement or parameters."""
+    original = getattr(error, "orig", None)
+    text = str(original if original is not None else error) or type(error).__name__
+    return " ".join(text.split())[:300]
+
+
+def migrate(connection: Connection) -> None:
+    """Bring the schema up to date (Alembic), marking a database made before migrations
+    existed as at its first revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("basra.store") / "migrations"))
+    config.attributes["connection"] = connection
+    found = inspect(connection)
+    if found.has_table("basra_tables") and not found.has_table("alembic_version"):
+        command.stamp(config, "0001")
+    command.upgrade(config, "head")
 
 
 class Store:
     """The database behind a server. Use ``await store.open()`` before anything else."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, sync_full: bool = False) -> None:
         self.url = database_url(url) if url else default_database_url()
+        self.sync_full = sync_full
+        """SQLite only: ``synchronous=FULL``, so that a commit also survives a power cut
+        (the default, NORMAL in WAL mode, survives the server being killed)."""
+        self.health = StoreHealth()
         self._engine: AsyncEngine | None = None
-        self._queue: asyncio.Queue[Change | asyncio.Event] = asyncio.Queue()
+        self._queue: asyncio.Queue[_Change] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._listeners: list[Callable[[StoreHealth], None]] = []
 
     @property
     def engine(self) -> AsyncEngine:
@@ -232,144 +265,310 @@ class Store:
             raise RuntimeError("the store is not open")
         return self._engine
 
+    @property
+    def sqlite(self) -> bool:
+        return make_url(self.url).get_backend_name() == "sqlite"
+
+    def on_health(self, listener: Callable[[StoreHealth], None]) -> None:
+        """Call ``listener`` whenever writes start failing or work again."""
+        self._listeners.append(listener)
+
     async def open(self) -> None:
-        """Connect, create the schema if needed and start the writer."""
+        """Connect, bring the schema up to date, check that writes commit, and start the
+        writer. Raises :class:`StorageError` naming the database and the reason."""
         parsed = make_url(self.url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(self.url)
-        if parsed.get_backend_name() == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        async with engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+        where = shown_url(self.url)
+        if self.sqlite and parsed.database not in (None, "", ":memory:"):
+            folder = Path(parsed.database).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StorageError(f"cannot make the folder {folder} of the database: "
+                                   f"{error.strerror or error}") from None
+        engine = create_async_engine(self.url, hide_parameters=True)
+        if self.sqlite:
+            synchronous = "FULL" if self.sync_full else "NORMAL"
+
+            def pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute(f"PRAGMA synchronous={synchronous}")
+                cursor.execute("PRAGMA busy_timeout=5000")
+                cursor.close()
+
+            event.listen(engine.sync_engine, "connect", pragmas)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(migrate)
+            async with engine.begin() as conn:
+                await _probe(conn)
+        except Exception as error:
+            await engine.dispose()
+            raise StorageError(f"cannot write to the database {where}: {_reason(error)}"
+                               ) from None
         self._engine = engine
+        self.health = StoreHealth(last_commit=time.time())
         self._writer = asyncio.create_task(self._write_loop(), name="basra-store-writer")
 
     async def close(self) -> None:
-        """Write everything queued, then disconnect."""
+        """Write everything queued (unless writes are failing), then disconnect."""
         if self._engine is None:
             return
-        await self.flush()
+        if self.health.ok:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.flush(), timeout=10)
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        for change in self._drain():
+            if not change.future.done():
+                change.future.set_exception(StorageError("the store closed before the "
+                                                         "change was written"))
         await self._engine.dispose()
         self._engine = None
 
     async def flush(self) -> None:
-        """Wait until every queued write is in the database."""
+        """Wait until every change queued so far is committed."""
         if self._writer is None:
             return
-        done = asyncio.Event()
-        self._queue.put_nowait(done)
-        await done.wait()
+        await self._commit(None)
 
-    def _submit(self, operation: Change) -> None:
-        self._queue.put_nowait(operation)
+    # -- the writer ----------------------------------------------------------------------
+
+    async def _commit(self, work: Callable[[AsyncConnection], Awaitable[Any]] | _MoveRow
+                      | None) -> Any:
+        """Queue a change and wait until it is committed; returns what ``work`` returned.
+
+        Raises :class:`StorageError` for a change that can never be written."""
+        if self._writer is None:
+            raise RuntimeError("the store is not open")
+        change = _Change(work)
+        self._queue.put_nowait(change)
+        self.health.queued = self._queue.qsize()
+        return await asyncio.shield(change.future)
+
+    def _drain(self, limit: int = BATCH_MOST) -> list[_Change]:
+        batch: list[_Change] = []
+        while len(batch) < limit and not self._queue.empty():
+            batch.append(self._queue.get_nowait())
+        return batch
 
     async def _write_loop(self) -> None:
         while True:
-            first = await self._queue.get()
-            batch: list[Change | asyncio.Event] = [first]
-            while not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            operations = [op for op in batch if not isinstance(op, asyncio.Event)]
-            if operations:
-                try:
-                    async with self.engine.begin() as conn:
-                        await _apply(conn, operations)
-                except Exception:
-                    # One bad change must not lose the others of its batch.
-                    for operation in operations:
-                        try:
-                            async with self.engine.begin() as conn:
-                                await _apply(conn, [operation])
-                        except Exception as error:
-                            log.exception("could not write a change to the database")
-                            _settle([operation], error)
-                        else:
-                            _settle([operation])
-                else:
-                    _settle(operations)
-            for item in batch:
-                if isinstance(item, asyncio.Event):
-                    item.set()
+            try:
+                first = await asyncio.wait_for(self._queue.get(), timeout=PROBE_EVERY)
+            except TimeoutError:
+                first = _Change(_probe)  # quiet: check that writes still commit
+            batch = [first, *self._drain(BATCH_MOST - 1)]
+            self.health.queued = self._queue.qsize()
+            await self._write(batch)
 
-    # -- tables (queued writes) --------------------------------------------------------
+    async def _write(self, batch: list[_Change]) -> None:
+        """Commit ``batch`` in one transaction, retrying while the database's condition
+        keeps it from committing; a change that can never commit fails alone."""
+        pause = RETRY_FIRST
+        while True:
+            try:
+                async with self.engine.begin() as conn:
+                    await _apply(conn, batch)
+            except Exception as error:
+                if not _lasting(error):
+                    self._failing(error)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_MOST)
+                    continue
+                if len(batch) > 1:
+                    for change in batch:  # find the change that cannot be written
+                        await self._write([change])
+                    return
+                change = batch[0]
+                if await self._already_stored(change):
+                    self._committed([change])
+                    return
+                log.error("a change could not be written to the database: %s",
+                          _reason(error))
+                if not change.future.done():
+                    change.future.set_exception(StorageError(
+                        f"the database refused a change: {_reason(error)}"))
+                return
+            self._committed(batch)
+            return
 
-    def create_table(self, code: str, config: dict[str, Any], seed: int) -> None:
+    async def _already_stored(self, change: _Change) -> bool:
+        """A move refused as a duplicate is committed already when the stored row is the
+        same move (a commit whose answer was lost, then retried)."""
+        row = change.work
+        if not isinstance(row, _MoveRow):
+            return False
+        try:
+            async with self.engine.connect() as conn:
+                stored = (await conn.execute(select(moves_table.c.move).where(
+                    moves_table.c.code == row.code,
+                    moves_table.c.match_number == row.match_number,
+                    moves_table.c.idx == row.idx))).scalar_one_or_none()
+        except Exception:
+            return False
+        return stored == row.move
+
+    def _committed(self, batch: list[_Change]) -> None:
+        for change in batch:
+            if not change.future.done():
+                change.future.set_result(change.result)
+        was_ok = self.health.ok
+        self.health.ok = True
+        self.health.error = None
+        self.health.failing_since = None
+        self.health.last_commit = time.time()
+        if not was_ok:
+            log.warning("database writes work again; every queued change is committed")
+            self._tell()
+
+    def _failing(self, error: BaseException) -> None:
+        reason = _reason(error)
+        if self.health.ok or self.health.error != reason:
+            log.error("database writes are failing (%s); retrying until they commit",
+                      reason)
+        was_ok = self.health.ok
+        self.health.ok = False
+        self.health.error = reason
+        if self.health.failing_since is None:
+            self.health.failing_since = time.time()
+        if was_ok:
+            self._tell()
+
+    def _tell(self) -> None:
+        for listener in self._listeners:
+            try:
+                listener(self.health)
+            except Exception:
+                log.exception("a storage health listener failed")
+
+    # -- tables --------------------------------------------------------------------------
+
+    async def create_table(self, code: str, config: dict[str, Any], seed: int,
+                           seats: Iterable[tuple[int, str, str]] = (),
+                           status: str = "waiting") -> None:
+        """A new table and its first taken seats ``(seat, name, token hash)``."""
         now = _now_ms()
-        statement = insert(tables_table).values(
+        statements = [insert(tables_table).values(
             code=code, config=json.dumps(config), seed=seed, match_number=1,
-            created_at=now, updated_at=now,
-        )
-        self._submit(lambda conn: conn.execute(statement))
+            created_at=now, updated_at=now, status=status)]
+        statements += [insert(seats_table).values(code=code, seat=seat, name=name,
+                                                   token_hash=hashed)
+                       for seat, name, hashed in seats]
+        await self._commit(_statements(statements))
 
-    def start_match(self, code: str, match_number: int, seed: int) -> None:
+    async def save_seat(self, code: str, seat: int, name: str, token_hash: str,
+                        status: str | None = None) -> None:
+        """A taken seat; ``status`` too when taking it changes the table's status."""
+        statements: list[Any] = [insert(seats_table).values(
+            code=code, seat=seat, name=name, token_hash=token_hash)]
+        if status is not None:
+            statements.append(_status(code, status))
+        await self._commit(_statements(statements))
+
+    async def add_move(self, code: str, match_number: int, index: int, move: int) -> None:
+        """The move number ``index`` (from 0) of a table's current match."""
+        await self._commit(_MoveRow(code, match_number, index, move))
+
+    async def start_match(self, code: str, match_number: int, seed: int) -> None:
         """A rematch: the new match's number and seed; the old match's moves go."""
-        statements = (
+        from sqlalchemy import delete
+
+        await self._commit(_statements([
             update(tables_table).where(tables_table.c.code == code).values(
-                seed=seed, match_number=match_number, updated_at=_now_ms()),
+                seed=seed, match_number=match_number, updated_at=_now_ms(),
+                status="playing"),
             delete(moves_table).where(moves_table.c.code == code),
-        )
+        ]))
 
-        async def run(conn: AsyncConnection) -> None:
-            for statement in statements:
-                await conn.execute(statement)
+    async def set_status(self, code: str, status: str) -> None:
+        await self._commit(_statements([_status(code, status)]))
 
-        self._submit(run)
+    async def mark_opened(self, code: str) -> None:
+        """Someone connected to the table: it never expires as unopened."""
+        await self._commit(_statements([
+            update(tables_table).where(tables_table.c.code == code,
+                                       tables_table.c.opened_at.is_(None))
+            .values(opened_at=_now_ms())]))
 
-    def save_seat(self, code: str, seat: int, name: str, token_hash: str) -> None:
-        statement = insert(seats_table).values(
-            code=code, seat=seat, name=name, token_hash=token_hash)
-        self._submit(lambda conn: conn.execute(statement))
+    async def load_table(self, code: str) -> SavedTable | None:
+        """One stored table with its seats and the moves of its current match."""
+        found = await self._load([code])
+        return found[0] if found else None
 
-    def add_move(self, code: str, match_number: int, index: int, move: int) -> None:
-        self._submit(_MoveRow(code, match_number, index, move))
-
-    async def load_tables(self) -> list[SavedTable]:
-        """Every stored table with its seats and the moves of its current match."""
+    async def load_tables(self, *, since_ms: int | None = None,
+                          limit: int | None = None) -> list[SavedTable]:
+        """The stored tables that are waiting or playing, most recently active first
+        (only those active since ``since_ms``, at most ``limit``)."""
+        query = (select(tables_table.c.code)
+                 .where(tables_table.c.status.in_(("waiting", "playing")))
+                 .order_by(tables_table.c.updated_at.desc()))
+        if since_ms is not None:
+            query = query.where(tables_table.c.updated_at >= since_ms)
+        if limit is not None:
+            query = query.limit(limit)
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(tables_table))).all()
-            saved = {
-                row.code: SavedTable(row.code, json.loads(row.config), row.seed,
-                                     row.match_number)
-                for row in rows
-            }
-            for row in (await conn.execute(select(seats_table))).all():
-                if row.code in saved:
+            codes = list((await conn.execute(query)).scalars())
+        return await self._load(codes)
+
+    async def _load(self, codes: list[str]) -> list[SavedTable]:
+        saved: dict[str, SavedTable] = {}
+        async with self.engine.connect() as conn:
+            for start in range(0, len(codes), 500):
+                chunk = codes[start:start + 500]
+                rows = await conn.execute(
+                    select(tables_table).where(tables_table.c.code.in_(chunk)))
+                for row in rows.all():
+                    saved[row.code] = SavedTable(
+                        row.code, json.loads(row.config), row.seed, row.match_number,
+                        status=row.status, opened=row.opened_at is not None)
+                seats = await conn.execute(
+                    select(seats_table).where(seats_table.c.code.in_(chunk)))
+                for row in seats.all():
                     saved[row.code].seats[row.seat] = (row.name, row.token_hash)
-            moves = await conn.execute(
-                select(moves_table).order_by(moves_table.c.code, moves_table.c.idx))
-            for row in moves.all():
-                table = saved.get(row.code)
-                if table is not None and row.match_number == table.match_number:
-                    table.moves.append(row.move)
-        return list(saved.values())
+                moves = await conn.execute(
+                    select(moves_table).where(moves_table.c.code.in_(chunk))
+                    .order_by(moves_table.c.code, moves_table.c.match_number,
+                              moves_table.c.idx))
+                for row in moves.all():
+                    table = saved[row.code]
+                    if row.match_number == table.match_number:
+                        table.moves.append(row.move)
+        return [saved[code] for code in codes if code in saved]
 
     # -- records ---------------------------------------------------------------------
 
     async def save_record(self, code: str, match_number: int, record: dict[str, Any],
                           text: str) -> int:
-        """Store a finished match's record; returns its id."""
+        """Store a finished match's record (once: saving the same match again keeps the
+        first) and mark the table finished; returns the record's id."""
         result = record["result"]
-        statement = insert(records_table).values(
+        values = dict(
             code=code, match_number=match_number, variant=record["variant"],
             players=json.dumps([p["name"] for p in record["players"]]),
             totals=json.dumps(result["totals"]), winner=result["winner"],
             finished_at=_now_ms(), record=text,
         )
-        if self._writer is None:  # not open: write it here
-            async with self.engine.begin() as conn:
-                inserted = await conn.execute(statement)
+
+        async def write(conn: AsyncConnection) -> int:
+            existing = (await conn.execute(select(records_table.c.id).where(
+                records_table.c.code == code,
+                records_table.c.match_number == match_number))).scalar_one_or_none()
+            if existing is None:
+                inserted = await conn.execute(insert(records_table).values(**values))
                 key = inserted.inserted_primary_key
                 assert key is not None
-                return int(key[0])
-        write = _RecordWrite(statement)
-        self._submit(write)
-        return await write.future
+                existing = int(key[0])
+            await conn.execute(update(tables_table).where(
+                tables_table.c.code == code, tables_table.c.match_number == match_number)
+                .values(status="finished", updated_at=_now_ms()))
+            return int(existing)
+
+        found: int = await self._commit(write)
+        return found
 
     async def list_records(self, limit: int = 20, code: str | None = None
                            ) -> list[StoredRecord]:
@@ -381,10 +580,34 @@ class Store:
             return [_stored(row) for row in (await conn.execute(query)).all()]
 
     async def get_record(self, record_id: int) -> StoredRecord | None:
+        if not 0 < record_id < 1 << 63:
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(
                 select(records_table).where(records_table.c.id == record_id))).first()
         return None if row is None else _stored(row)
+
+
+def _statements(statements: list[Any]) -> Callable[[AsyncConnection], Awaitable[None]]:
+    async def run(conn: AsyncConnection) -> None:
+        for statement in statements:
+            await conn.execute(statement)
+
+    return run
+
+
+def _status(code: str, status: str) -> Any:
+    return update(tables_table).where(tables_table.c.code == code).values(
+        status=status, updated_at=_now_ms())
+
+
+async def _probe(conn: AsyncConnection) -> None:
+    """A tiny write that must commit: the store's heartbeat."""
+    now = str(_now_ms())
+    updated = await conn.execute(
+        update(meta_table).where(meta_table.c.key == "probe").values(value=now))
+    if updated.rowcount == 0:
+        await conn.execute(insert(meta_table).values(key="probe", value=now))
 
 
 def _stored(row: Any) -> StoredRecord:
@@ -393,10 +616,3 @@ def _stored(row: Any) -> StoredRecord:
         players=json.loads(row.players), totals=json.loads(row.totals), winner=row.winner,
         finished_at=row.finished_at, record=row.record,
     )
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()

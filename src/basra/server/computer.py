@@ -1,0 +1,149 @@
+"""The server's computer players: who thinks where, and in what order.
+
+Two rules keep computer moves from starving the tables of people:
+
+- **Quick levels** (random, greedy, expert) think on the event loop, but one at a time,
+  from a first-come first-served queue, and the queue gives the loop back after every
+  :data:`SLICE_SECONDS` of thinking: every socket is served between two slices, however
+  many tables wait for the computer.
+- **The master** thinks in a pool of worker processes sized to the machine (one core is
+  left to the event loop), first come first served. When the queue would keep a table
+  waiting more than :data:`MASTER_QUEUE_TURNS` master moves' time, the expert plays that
+  move instead and the table is told (``Choice.note``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Hashable
+from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
+
+from basra.bots import Bot, close_bot, make_bot
+from basra.observe import Observation
+
+__all__ = ["MASTER_QUEUE_TURNS", "SLICE_SECONDS", "Choice", "ComputerPlayers"]
+
+log = logging.getLogger("basra.server")
+
+SLICE_SECONDS = 0.004
+"""Thinking done on the event loop before it serves sockets again."""
+MASTER_QUEUE_TURNS = 2
+"""A master move waits for at most this many master moves per worker before the
+expert plays it instead."""
+
+
+class Choice(NamedTuple):
+    """A computer move, the level that chose it, and a note for the table (or None)."""
+
+    move: int
+    level: str
+    note: str | None = None
+
+
+def _master_move(observation: Observation, think_ms: int) -> int:
+    """A master decision, in a worker process."""
+    bot = make_bot("master", think_ms=think_ms, workers=1)
+    try:
+        return bot.choose(observation)
+    finally:
+        close_bot(bot)
+
+
+def default_master_workers() -> int:
+    """Worker processes for the master: every core but one (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+class ComputerPlayers:
+    """Chooses the computer's moves for every table of a server."""
+
+    def __init__(self, master_ms: int = 1000, master_workers: int | None = None) -> None:
+        self.master_ms = master_ms
+        self.master_workers = master_workers or default_master_workers()
+        self._bots: dict[tuple[Hashable, str], Bot] = {}
+        self._queue: asyncio.Queue[tuple[Bot, Observation, asyncio.Future[int]]] | None = None
+        self._thinker: asyncio.Task[None] | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._master_waiting = 0
+        """Master moves submitted and not yet answered."""
+
+    @property
+    def master_queue(self) -> int:
+        return self._master_waiting
+
+    async def choose(self, key: Hashable, level: str, observation: Observation) -> Choice:
+        """A move for the seat ``key`` (any hashable naming the table and seat)."""
+        if level == "master":
+            if self._master_waiting < self.master_workers * MASTER_QUEUE_TURNS:
+                return Choice(await self._master(observation), "master")
+            log.info("master queue full (%d waiting): the expert plays", self._master_waiting)
+            move = await self._quick(key, "expert", observation)
+            return Choice(move, "expert", "master_busy")
+        return Choice(await self._quick(key, level, observation), level)
+
+    def forget(self, key: Hashable) -> None:
+        """Drop the bots kept for a seat (its table has left memory)."""
+        for found in [k for k in self._bots if k[0] == key]:
+            close_bot(self._bots.pop(found))
+
+    def close(self) -> None:
+        if self._thinker is not None:
+            self._thinker.cancel()
+            self._thinker = None
+        for bot in self._bots.values():
+            close_bot(bot)
+        self._bots.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    # -- quick levels ----------------------------------------------------------------------
+
+    async def _quick(self, key: Hashable, level: str, observation: Observation) -> int:
+        bot = self._bots.get((key, level))
+        if bot is None:
+            bot = self._bots[(key, level)] = make_bot(level)
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+        if self._thinker is None or self._thinker.done():
+            self._thinker = asyncio.create_task(self._think(self._queue),
+                                                name="basra-computer")
+        answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((bot, observation, answer))
+        return await answer
+
+    @staticmethod
+    async def _think(queue: asyncio.Queue[tuple[Bot, Observation, asyncio.Future[int]]]
+                     ) -> None:
+        """Answer queued decisions one at a time, giving the loop back every slice."""
+        slice_start = time.perf_counter()
+        while True:
+            bot, observation, answer = await queue.get()
+            if answer.done():  # the table stopped waiting
+                continue
+            try:
+                answer.set_result(bot.choose(observation))
+            except Exception as error:
+                answer.set_exception(error)
+            if time.perf_counter() - slice_start >= SLICE_SECONDS:
+                await asyncio.sleep(0)
+                slice_start = time.perf_counter()
+
+    # -- the master ----------------------------------------------------------------------
+
+    async def _master(self, observation: Observation) -> int:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.master_workers,
+                mp_context=multiprocessing.get_context("forkserver"))
+        self._master_waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._pool, _master_move, observation, self.master_ms)
+        finally:
+            self._master_waiting -= 1

@@ -1,0 +1,172 @@
+"""Schema migrations (``basra.store.migrations``): a database made by an older server
+upgrades in place when a newer one opens it, keeping every row.
+
+Runs on SQLite, and on PostgreSQL in a database of its own when
+``BASRA_TEST_POSTGRES_URL`` names a server (as CI does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    insert,
+    inspect,
+    text,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from basra.store import Store
+from basra.store.db import database_url
+from basra.store.schema import metadata
+
+POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
+BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+
+# The schema as the first server made it, before migrations existed.
+legacy = MetaData()
+Table("basra_tables", legacy,
+      Column("code", String(32), primary_key=True), Column("config", Text, nullable=False),
+      Column("seed", BigInteger, nullable=False),
+      Column("match_number", Integer, nullable=False),
+      Column("created_at", BigInteger, nullable=False),
+      Column("updated_at", BigInteger, nullable=False))
+Table("basra_seats", legacy,
+      Column("code", String(32), primary_key=True), Column("seat", Integer, primary_key=True),
+      Column("name", String(64), nullable=False),
+      Column("token_hash", String(64), nullable=False))
+Table("basra_moves", legacy,
+      Column("code", String(32), primary_key=True),
+      Column("match_number", Integer, primary_key=True),
+      Column("idx", Integer, primary_key=True), Column("move", Integer, nullable=False))
+Table("basra_records", legacy,
+      Column("id", Integer, primary_key=True, autoincrement=True),
+      Column("code", String(32), nullable=False, index=True),
+      Column("match_number", Integer, nullable=False),
+      Column("variant", String(32), nullable=False), Column("players", Text, nullable=False),
+      Column("totals", Text, nullable=False), Column("winner", Integer, nullable=False),
+      Column("finished_at", BigInteger, nullable=False),
+      Column("record", Text, nullable=False))
+
+CONFIG = {"variant": "egyptian", "players": 2, "rules": {},
+          "seats": [{"kind": "human", "level": None}, {"kind": "bot", "level": "expert"}],
+          "turn_seconds": 0, "takeover_level": "expert"}
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """A database with nothing in it."""
+    if request.param == "sqlite":
+        yield database_url(f"sqlite:///{tmp_path}/old.db")
+        return
+    assert POSTGRES_URL is not None
+    name = f"basra_migrate_{uuid.uuid4().hex[:12]}"
+    server = make_url(database_url(POSTGRES_URL))
+
+    async def admin(statement: str) -> None:
+        engine = create_async_engine(server, isolation_level="AUTOCOMMIT")
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+        await engine.dispose()
+
+    asyncio.run(admin(f"CREATE DATABASE {name}"))
+    yield server.set(database=name).render_as_string(hide_password=False)
+    asyncio.run(admin(f"DROP DATABASE {name}"))
+
+
+def run(work: Any) -> Any:
+    return asyncio.run(work())
+
+
+def test_a_database_of_the_first_schema_upgrades_in_place(empty_url: str) -> None:
+    async def make_legacy() -> None:
+        engine = create_async_engine(empty_url)
+        async with engine.begin() as conn:
+            await conn.run_sync(legacy.create_all)
+            await conn.execute(insert(legacy.tables["basra_tables"]).values(
+                code="old1", config=json.dumps(CONFIG), seed=77, match_number=1,
+                created_at=1, updated_at=2))
+            await conn.execute(insert(legacy.tables["basra_seats"]).values(
+                code="old1", seat=0, name="Amira", token_hash="a" * 64))
+            await conn.execute(insert(legacy.tables["basra_moves"]), [
+                {"code": "old1", "match_number": 1, "idx": i, "move": m}
+                for i, m in enumerate([5, 17, 40])])
+        await engine.dispose()
+
+    run(make_legacy)
+
+    async def upgrade_and_use() -> None:
+        store = Store(empty_url)
+        await store.open()
+        try:
+            table = await store.load_table("old1")
+            assert table is not None
+            assert (table.seed, table.moves, table.seats) == (77, [5, 17, 40],
+                                                              {0: ("Amira", "a" * 64)})
+            assert table.status == "playing" and not table.opened
+            await store.add_move("old1", 1, 3, (1 << 58) - 1)  # needs 64 bits
+            again = await store.load_table("old1")
+            assert again is not None and again.moves == [5, 17, 40, (1 << 58) - 1]
+            async with store.engine.connect() as conn:
+                version = await conn.execute(text("SELECT version_num FROM alembic_version"))
+                assert version.scalar_one() == "0002"
+                column = await conn.run_sync(lambda sync: next(
+                    c for c in inspect(sync).get_columns("basra_moves") if c["name"] == "move"))
+                if store.sqlite:
+                    assert str(column["type"]) == "INTEGER"  # 64-bit in SQLite
+                else:
+                    assert str(column["type"]) == "BIGINT"
+        finally:
+            await store.close()
+
+    run(upgrade_and_use)
+    run(_reopen(empty_url))  # a second open changes nothing
+
+
+def _reopen(url: str) -> Any:
+    async def reopen() -> None:
+        store = Store(url)
+        await store.open()
+        try:
+            table = await store.load_table("old1")
+            assert table is not None and len(table.moves) == 4
+        finally:
+            await store.close()
+
+    return reopen
+
+
+def test_a_fresh_database_gets_exactly_the_schema_the_code_uses(empty_url: str) -> None:
+    async def check() -> list[Any]:
+        store = Store(empty_url)
+        await store.open()
+        try:
+            async with store.engine.connect() as conn:
+                return list(await conn.run_sync(lambda sync: compare_metadata(
+                    MigrationContext.configure(sync), metadata)))
+        finally:
+            await store.close()
+
+    differences = run(check)
+    if empty_url.startswith("sqlite"):
+        # SQLite's INTEGER already holds 64 bits: the moves column is left as it was made.
+        differences = [d for d in differences
+                       if not (isinstance(d, list) and d[0][0] == "modify_type"
+                               and d[0][2:4] == ("basra_moves", "move"))]
+    assert differences == []
