@@ -235,6 +235,7 @@ class Web:
             assert mover.state is not None
             last_sent = mover.state["seq"]
             mover.play()
+            mover.wait_for(lambda state, sent=last_sent: state["seq"] > sent)  # confirmed
             made += 1
         self.settle(clients)
         assert clients[0].state is not None
@@ -245,7 +246,7 @@ def app_for(database: str, tmp_path: Any, **options: Any) -> FastAPI:
     """An app storing in a fresh SQLite file, or in the test PostgreSQL database."""
     url = f"sqlite:///{tmp_path}/t.db" if database == "sqlite" else POSTGRES_URL
     assert url is not None
-    return create_app(url, bot_delay=0, master_ms=50, **options)
+    return create_app(url, **{"bot_delay": 0, "master_ms": 50, **options})
 
 
 @contextlib.contextmanager

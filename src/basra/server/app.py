@@ -305,24 +305,32 @@ def create_app(database: str | None = None, *, store: Store | None = None,
             connection = hub.connect(table, seat, address(websocket))
         except RefusedConnection as refused:
             return await refuse(refused.code, str(refused), 4429)
+        # The socket ends when the client goes, or when the server closes it (a seat
+        # opened in too many places, a client too far behind).
+        reader = asyncio.create_task(_read(websocket, connection, hub))
         writer = asyncio.create_task(_write(websocket, connection))
         try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    hub.error(connection, "bad_message", "send JSON text frames, not bytes")
-                    continue
-                await hub.receive(connection, text)
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            reader.cancel()
             writer.cancel()
             hub.disconnect(connection)
 
     return app
+
+
+async def _read(websocket: WebSocket, connection: Connection, hub: Hub) -> None:
+    """Hand every message of a socket to the hub, in order, until the client goes."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                hub.error(connection, "bad_message", "send JSON text frames, not bytes")
+                continue
+            await hub.receive(connection, text)
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:

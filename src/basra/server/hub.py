@@ -411,7 +411,13 @@ class Hub:
                          "seq": connection.table.seq})
 
     async def receive(self, connection: Connection, text: str) -> None:
-        """Handle one message from a socket: act on it, or answer an error to it alone."""
+        """Handle one message from a socket: act on it, or answer an error to it alone.
+
+        A message being handled is finished even if its socket closes meanwhile: a play
+        committed to the database is always made at its table too."""
+        await asyncio.shield(self._handle(connection, text))
+
+    async def _handle(self, connection: Connection, text: str) -> None:
         try:
             intent = parse_intent(text)
             await self._act(connection, intent)
