@@ -1,6 +1,6 @@
 // HTTP and WebSocket helpers, and what the browser remembers (name, seat tokens).
 
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -24,7 +24,15 @@ async function request(url, options = {}) {
     body = null;
   }
   if (!response.ok) {
-    const message = body && typeof body.error === "string" ? body.error : `${response.status} ${response.statusText}`;
+    let message = body && typeof body.error === "string" ? body.error : `${response.status} ${response.statusText}`;
+    // The server's texts are English: say the common refusals in the page's language.
+    if (response.status === 429) {
+      message = t("err_rate_limited", { seconds: response.headers.get("Retry-After") || "60" });
+    } else if (response.status === 410 && lang() !== "en") {
+      message = t("err_expired");
+    } else if (response.status === 503 && lang() !== "en") {
+      message = t("err_busy");
+    }
     throw new ApiError(message, response.status);
   }
   return body;
@@ -71,10 +79,15 @@ export function dropToken(code) {
   localStorage.removeItem(tokenKey(code));
 }
 
+/** Close codes after which reconnecting cannot help: no table, no seat, expired, not
+ * restorable, too many sockets from this address. */
+const FINAL_CLOSES = new Set([4404, 4401, 4410, 4500, 4429]);
+
 /**
  * A table's WebSocket that reconnects with backoff. Calls onMessage(message) for every
- * message, onStatus("open" | "reconnecting") and onClosed(code) when it gives up
- * (close codes 4404 and 4401).
+ * message, onStatus("open" | "reconnecting") and onClosed(code, errorCode) when it gives
+ * up: after a close code of FINAL_CLOSES, or when the seat was opened elsewhere (the
+ * server's last error says "replaced").
  */
 export class TableSocket {
   constructor(code, token, { onMessage, onStatus = () => {}, onClosed = () => {} }) {
@@ -103,6 +116,7 @@ export class TableSocket {
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
     });
+    let lastError = null;
     ws.addEventListener("message", (event) => {
       let message;
       try {
@@ -110,14 +124,15 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (message.type === "error") lastError = message.code;
       this.handlers.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws || this.stopped) return;
-      if (event.code === 4404 || event.code === 4401) {
+      if (FINAL_CLOSES.has(event.code) || lastError === "replaced") {
         this.stopped = true;
-        this.handlers.onClosed(event.code);
+        this.handlers.onClosed(event.code, lastError);
         return;
       }
       this.handlers.onStatus("reconnecting");

@@ -117,11 +117,17 @@ function connect(token) {
     onStatus: (status) => {
       $("conn").hidden = status !== "reconnecting";
     },
-    onClosed: async (closeCode) => {
+    onClosed: async (closeCode, errorCode) => {
       $("conn").hidden = true;
       if (closeCode === 4404) {
         showAlert(t("no_table", { code }));
         $("turn").textContent = t("no_table", { code });
+        return;
+      }
+      if (closeCode !== 4401) {  // the table expired, is lost, or is open elsewhere
+        const text = t(`err_${errorCode}`);
+        $("turn").textContent = text;
+        showAlert(text);
         return;
       }
       dropToken(code);
@@ -149,6 +155,9 @@ function receive(message) {
     pendingPlay = false;
     const key = `err_${message.code}`;
     showAlert(lang() === "en" || t(key) === key ? message.message || t(key) : t(key));
+  } else if (message.type === "notice") {
+    const key = `notice_${message.code}`;
+    if (t(key) !== key) toast(t(key));
   }
 }
 
@@ -224,6 +233,7 @@ function render(previous) {
   const newPlay = Boolean(previous && !newMatch && state.last_play && state.seq !== previous.seq);
 
   $("table-title").textContent = t("table_code", { code });
+  $("paused").hidden = state.paused !== "storage";
   renderScores();
   renderSeats();
   renderTurn();
