@@ -28,13 +28,14 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, event, insert, inspect, select, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert, inspect, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import (
     ArgumentError,
@@ -43,7 +44,8 @@ from sqlalchemy.exc import (
     NotSupportedError,
     ProgrammingError,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
 
 from .schema import meta_table, moves_table, records_table, seats_table, tables_table
 
@@ -178,41 +180,42 @@ class _MoveRow(NamedTuple):
     move: int
 
 
+Work = Callable[[Connection], Any]
+"""A change other than a move: statements run on a connection inside the batch's
+transaction; what it returns goes back to its caller."""
+
+
 class _Change:
     """One change to commit; its caller awaits ``future``."""
 
-    def __init__(self, work: Callable[[AsyncConnection], Awaitable[Any]] | _MoveRow
-                 | None) -> None:
+    def __init__(self, work: Work | _MoveRow | None) -> None:
         self.work = work
         self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.result: Any = None
-
-    async def run(self, conn: AsyncConnection) -> None:
-        assert not isinstance(self.work, _MoveRow)
-        if self.work is not None:
-            self.result = await self.work(conn)
 
 
 _MOVES_INSERT = insert(moves_table)
 
 
-async def _apply(conn: AsyncConnection, changes: list[_Change]) -> None:
+def _apply(conn: Connection, changes: list[_Change]) -> None:
     """Run changes in order; runs of move rows go in one executemany."""
     rows: list[dict[str, Any]] = []
     for change in changes:
-        if isinstance(change.work, _MoveRow):
-            rows.append(change.work._asdict())
+        work = change.work
+        if isinstance(work, _MoveRow):
+            rows.append(work._asdict())
             continue
         if rows:
-            await conn.execute(_MOVES_INSERT, rows)
+            conn.execute(_MOVES_INSERT, rows)
             rows = []
-        await change.run(conn)
+        if work is not None:
+            change.result = work(conn)
     if rows:
-        await conn.execute(_MOVES_INSERT, rows)
+        conn.execute(_MOVES_INSERT, rows)
     touched = {change.work.code for change in changes if isinstance(change.work, _MoveRow)}
     if touched:
-        await conn.execute(update(tables_table).where(tables_table.c.code.in_(touched))
-                           .values(updated_at=_now_ms()))
+        conn.execute(update(tables_table).where(tables_table.c.code.in_(touched))
+                     .values(updated_at=_now_ms()))
 
 
 def _lasting(error: BaseException) -> bool:
@@ -258,6 +261,8 @@ class Store:
         self._queue: asyncio.Queue[_Change] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._listeners: list[Callable[[StoreHealth], None]] = []
+        self._sync_engine: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
 
     @property
     def engine(self) -> AsyncEngine:
@@ -297,16 +302,26 @@ class Store:
                 cursor.close()
 
             event.listen(engine.sync_engine, "connect", pragmas)
+        if self.sqlite and parsed.database not in (None, "", ":memory:"):
+            # Writes go through a plain (synchronous) engine in one thread of their own:
+            # one hop to that thread per batch, where aiosqlite takes one per statement.
+            self._sync_engine = create_engine(
+                parsed.set(drivername="sqlite+pysqlite"), hide_parameters=True,
+                poolclass=StaticPool, connect_args={"check_same_thread": False})
+            event.listen(self._sync_engine, "connect", pragmas)
+            self._thread = ThreadPoolExecutor(max_workers=1,
+                                              thread_name_prefix="basra-store-writer")
         try:
             async with engine.begin() as conn:
                 await conn.run_sync(migrate)
-            async with engine.begin() as conn:
-                await _probe(conn)
+            self._engine = engine
+            await self._transaction([_Change(_probe)])
         except Exception as error:
+            self._engine = None
             await engine.dispose()
+            self._close_sync()
             raise StorageError(f"cannot write to the database {where}: {_reason(error)}"
                                ) from None
-        self._engine = engine
         self.health = StoreHealth(last_commit=time.time())
         self._writer = asyncio.create_task(self._write_loop(), name="basra-store-writer")
 
@@ -322,6 +337,7 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        self._close_sync()
         for change in self._drain():
             if not change.future.done():
                 change.future.set_exception(StorageError("the store closed before the "
@@ -337,8 +353,29 @@ class Store:
 
     # -- the writer ----------------------------------------------------------------------
 
-    async def _commit(self, work: Callable[[AsyncConnection], Awaitable[Any]] | _MoveRow
-                      | None) -> Any:
+    def _close_sync(self) -> None:
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        if self._sync_engine is not None:
+            self._sync_engine.dispose()
+            self._sync_engine = None
+
+    async def _transaction(self, batch: list[_Change]) -> None:
+        """Run ``batch`` in one transaction and commit it."""
+        if self._sync_engine is not None and self._thread is not None:
+            engine = self._sync_engine
+
+            def run() -> None:
+                with engine.begin() as conn:
+                    _apply(conn, batch)
+
+            await asyncio.get_running_loop().run_in_executor(self._thread, run)
+            return
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_apply, batch)
+
+    async def _commit(self, work: Work | _MoveRow | None) -> Any:
         """Queue a change and wait until it is committed; returns what ``work`` returned.
 
         Raises :class:`StorageError` for a change that can never be written."""
@@ -371,8 +408,7 @@ class Store:
         pause = RETRY_FIRST
         while True:
             try:
-                async with self.engine.begin() as conn:
-                    await _apply(conn, batch)
+                await self._transaction(batch)
             except Exception as error:
                 if not _lasting(error):
                     self._failing(error)
@@ -553,16 +589,16 @@ class Store:
             finished_at=_now_ms(), record=text,
         )
 
-        async def write(conn: AsyncConnection) -> int:
-            existing = (await conn.execute(select(records_table.c.id).where(
+        def write(conn: Connection) -> int:
+            existing = conn.execute(select(records_table.c.id).where(
                 records_table.c.code == code,
-                records_table.c.match_number == match_number))).scalar_one_or_none()
+                records_table.c.match_number == match_number)).scalar_one_or_none()
             if existing is None:
-                inserted = await conn.execute(insert(records_table).values(**values))
+                inserted = conn.execute(insert(records_table).values(**values))
                 key = inserted.inserted_primary_key
                 assert key is not None
                 existing = int(key[0])
-            await conn.execute(update(tables_table).where(
+            conn.execute(update(tables_table).where(
                 tables_table.c.code == code, tables_table.c.match_number == match_number)
                 .values(status="finished", updated_at=_now_ms()))
             return int(existing)
@@ -588,10 +624,10 @@ class Store:
         return None if row is None else _stored(row)
 
 
-def _statements(statements: list[Any]) -> Callable[[AsyncConnection], Awaitable[None]]:
-    async def run(conn: AsyncConnection) -> None:
+def _statements(statements: list[Any]) -> Work:
+    def run(conn: Connection) -> None:
         for statement in statements:
-            await conn.execute(statement)
+            conn.execute(statement)
 
     return run
 
@@ -601,13 +637,13 @@ def _status(code: str, status: str) -> Any:
         status=status, updated_at=_now_ms())
 
 
-async def _probe(conn: AsyncConnection) -> None:
+def _probe(conn: Connection) -> None:
     """A tiny write that must commit: the store's heartbeat."""
     now = str(_now_ms())
-    updated = await conn.execute(
+    updated = conn.execute(
         update(meta_table).where(meta_table.c.key == "probe").values(value=now))
     if updated.rowcount == 0:
-        await conn.execute(insert(meta_table).values(key="probe", value=now))
+        conn.execute(insert(meta_table).values(key="probe", value=now))
 
 
 def _stored(row: Any) -> StoredRecord:
