@@ -81,6 +81,13 @@ def test_options_lists_the_levels_and_every_rule_option(web: Any) -> None:
     options = web.ok(web.http.get("/api/options"))
     assert options["levels"] == ["random", "greedy", "expert", "master"] == list(BOT_LEVELS)
     assert set(options["options"]) == set(option_names())
+    assert options["ranges"]["target"] == [1, 10000]
+    assert set(options["ranges"]) <= set(option_names())
+    for name, (low, high) in options["ranges"].items():  # the edges are the real limits
+        if name in ("players", "hand_size", "floor_size", "card_points"):
+            continue  # narrowed further by the deck, or per card
+        assert web.http.post("/api/tables", json={"rules": {name: high + 1}}).status_code == 400
+        assert web.http.post("/api/tables", json={"rules": {name: low - 1}}).status_code == 400
 
 
 # Quick game

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from basra.bots import BOT_LEVELS
 from basra.record import RecordError, loads
-from basra.rules import option_names
+from basra.rules import OPTION_RANGES, option_names
 from basra.store import StorageError, Store
 
 from .hub import (
@@ -194,7 +194,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        return {"levels": list(BOT_LEVELS), "options": option_names()}
+        return {"levels": list(BOT_LEVELS), "options": option_names(),
+                "ranges": {name: list(bounds) for name, bounds in OPTION_RANGES.items()}}
 
     def seated(table_code: str, seat: int | None, token: str | None) -> dict[str, Any]:
         return {"code": table_code, "seat": seat, "token": token, "url": f"/t/{table_code}"}
