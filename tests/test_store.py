@@ -280,6 +280,25 @@ def test_a_write_that_can_never_succeed_fails_alone(url: str,
     with_store(url, write)
 
 
+def test_a_refused_write_is_logged_without_its_parameters(
+        url: str, new_code: Callable[[], str], caplog: pytest.LogCaptureFixture) -> None:
+    """A token's hash is a secret: a database error names the statement's problem, never
+    the values it carried."""
+    code = new_code()
+    secret = "5ec2e7" * 10 + "abcd"
+
+    async def write(store: Store) -> None:
+        await store.create_table(code, CONFIG, 1)
+        await store.save_seat(code, 0, "Amira", secret)
+        with pytest.raises(StorageError) as refused:
+            await store.save_seat(code, 0, "Amira", secret)  # the same seat twice
+        assert secret not in str(refused.value)
+
+    with_store(url, write)
+    assert "could not be written" in caplog.text
+    assert secret not in caplog.text and "Amira" not in caplog.text
+
+
 def test_failing_writes_are_retried_until_they_commit_and_health_says_so(
         url: str, new_code: Callable[[], str], monkeypatch: pytest.MonkeyPatch) -> None:
     """While the database cannot commit (a full disk, a lost connection), the writer
