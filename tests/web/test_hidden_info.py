@@ -177,8 +177,9 @@ def test_quick_game_against_the_computer_hides_its_hand(tmp_path: Any) -> None:
                     break
         record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
     states = positions(record)
-    assert check_messages(mine, 0, states) > 50
-    assert check_messages(watched, None, states) > 50
+    # A match has at least one deal of 48 plays (a strong first deal can end it).
+    assert check_messages(mine, 0, states) >= 48
+    assert check_messages(watched, None, states) >= 48
 
 
 def test_the_checker_catches_a_leak() -> None:
