@@ -1,0 +1,31 @@
+"""The ``basra`` command: play, simulate, arena, replay, capture, variants, bench, serve.
+
+``common`` holds what the commands share (the group, user errors, the rules options);
+each other module holds one command, which registers itself on the group when imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NoReturn
+
+# Each command module registers its command on ``cli`` when imported.
+from basra.cli import (  # noqa: F401
+    arena,
+    bench,
+    capture,
+    play,
+    replay,
+    serve,
+    simulate,
+    variants,
+)
+from basra.cli.common import cli
+
+__all__ = ["cli", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Entry point of the ``basra`` console script."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="basra")
+    raise SystemExit(0)

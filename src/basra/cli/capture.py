@@ -1,0 +1,53 @@
+"""``basra capture``: what a card captures from a floor under a variant's rules."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from basra.cards import CARD_NAMES, parse_card, parse_cards
+from basra.cli.common import UserError, cli, out, resolve_rules, rules_options
+from basra.state import capture_table
+
+
+@cli.command()
+@rules_options()
+@click.option("--floor", "floor_text", required=True, metavar="CARDS",
+              help='Floor cards, e.g. "7S 4H 3C 5D" (empty string for an empty floor).')
+@click.option("--card", "card_text", required=True, metavar="CARD", help="The card played.")
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+def capture(variant: str | None, players: int | None, rule_items: Sequence[str],
+            rules_file: Path | None, floor_text: str, card_text: str, as_json: bool) -> None:
+    """Show what a card captures from a floor under a variant's rules."""
+    _, rules = resolve_rules(variant, players, rule_items, rules_file)
+    floor_cards = parse_cards(floor_text)
+    card = parse_card(card_text)
+    if card in floor_cards:
+        raise UserError(f"card {CARD_NAMES[card]} cannot be both played and on the floor")
+    floor = 0
+    for c in floor_cards:
+        floor |= 1 << c
+    table = capture_table(rules)
+    options: list[dict[str, Any]] = []
+    for captured in table.options(card, floor):
+        names = [CARD_NAMES[c] for c in floor_cards if captured >> c & 1]
+        options.append({"captured": names, "basra": table.is_basra(floor, card, captured)})
+    if as_json:
+        click.echo(json.dumps({"options": options}))
+        return
+    name = CARD_NAMES[card]
+    if not options:
+        out.print(f"{name} captures nothing: it trails (stays on the floor).")
+        return
+    if len(options) > 1:
+        out.print(f"{name} can capture in {len(options)} ways; the player chooses:")
+    for option in options:
+        basra = "  [bold yellow]BASRA[/]" if option["basra"] else ""
+        lead = "  - " if len(options) > 1 else f"{name} captures "
+        out.print(f"{lead}{' '.join(option['captured'])}{basra}")
+    if rules.optional_capture:
+        out.print(f"(optional_capture is on: {name} may also trail)")

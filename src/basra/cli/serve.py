@@ -1,0 +1,104 @@
+"""``basra serve``: the web app (the web framework loads only when the command runs)."""
+
+from __future__ import annotations
+
+import click
+
+from basra.cli.common import UserError, cli, out
+from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 for every network interface).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--db", "database", metavar="URL",
+              help="Database URL: sqlite:///PATH or postgresql+asyncpg://USER:PASS@HOST/DB "
+                   "[default: basra.db in the user data directory].")
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True,
+              help="Seconds a computer player waits before it plays, so people can follow.")
+@click.option("--away-after", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Seconds without a connection before the computer plays for a seat.")
+@click.option("--master-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Thinking time of the master level per move, in milliseconds.")
+@click.option("--allow-origin", "allow_origins", metavar="ORIGIN", multiple=True,
+              help="Another site whose pages may create and join tables and open table "
+                   "sockets here, e.g. https://basra.example (repeatable); the server's own "
+                   "pages always may.")
+@click.option("--create-limit", default=_DEFAULT_LIMITS["create"], show_default=True,
+              metavar="RATES", help="New tables (quick games too) per client address, e.g. "
+                                    "20/minute;300/day.")
+@click.option("--join-limit", default=_DEFAULT_LIMITS["join"], show_default=True,
+              metavar="RATES", help="Seats taken per client address.")
+@click.option("--sockets-per-address", type=click.IntRange(min=1), default=64,
+              show_default=True, help="Most table sockets open from one client address.")
+@click.option("--max-tables", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Most tables in memory; new tables beyond it are refused.")
+@click.option("--master-workers", type=click.IntRange(min=1), default=None,
+              help="Processes the master thinks in [default: every core but one].")
+def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
+          master_ms: int, allow_origins: tuple[str, ...], create_limit: str, join_limit: str,
+          sockets_per_address: int, max_tables: int, master_workers: int | None) -> None:
+    """Start the web app: play Basra in the browser with friends and computer players."""
+    import asyncio
+    import importlib.util
+    import socket
+
+    import uvicorn
+
+    from basra.server import create_app
+    from basra.server.ratelimit import parse_limits
+    from basra.server.security import WebSocketHandshakeProtocol, parse_origin
+    from basra.store import StorageError, Store, database_url, default_database_url
+
+    try:
+        url = database_url(database) if database else default_database_url()
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    try:
+        origins = [parse_origin(origin) for origin in allow_origins]
+    except ValueError as error:
+        raise UserError(f"--allow-origin: {error}") from None
+    for option, rates in (("--create-limit", create_limit), ("--join-limit", join_limit)):
+        try:
+            parse_limits(rates)
+        except ValueError as error:
+            raise UserError(f"{option}: {error}") from None
+    if url.startswith("postgresql") and importlib.util.find_spec("asyncpg") is None:
+        raise UserError("PostgreSQL storage needs the asyncpg driver: "
+                        "pip install 'basra[postgres]'")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:
+        raise UserError(f"cannot listen on {host}:{port}: {error.strerror or error}; "
+                        "choose another --port or --host") from None
+
+    async def check_storage() -> None:
+        store = Store(url)
+        await store.open()  # migrates, and checks that a write commits
+        await store.close()
+
+    try:
+        asyncio.run(check_storage())
+    except StorageError as error:
+        raise UserError(str(error)) from None
+    app = create_app(url, bot_delay=bot_delay, away_after=away_after, master_ms=master_ms,
+                     allow_origins=origins,
+                     rate_limits={"create": create_limit, "join": join_limit},
+                     address_connections=sockets_per_address, max_tables=max_tables,
+                     master_workers=master_workers)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "
+              "(open it in a browser; Ctrl-C stops)", soft_wrap=True)
+    out.print(f"Storage: {_hide_password(url)}", soft_wrap=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                ws=WebSocketHandshakeProtocol)
+
+
+def _hide_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

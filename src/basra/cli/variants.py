@@ -1,0 +1,67 @@
+"""``basra variants``: the rule presets, or every option of one."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.table import Table
+
+from basra.cli.common import cli, out
+from basra.rules import PRESETS, Rules, option_names, preset
+
+
+def _option_value(rules: Rules, name: str) -> str:
+    value = getattr(rules, name)
+    if name == "bury":
+        return " ".join(value) or "none"
+    if name == "card_points":
+        return " ".join(f"{spec} {points}" for spec, points in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@cli.command()
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
+def variants(name: str | None, as_json: bool) -> None:
+    """List the rule presets, or every option of one preset."""
+    chosen = [preset(name)] if name else list(PRESETS.values())
+    if as_json:
+        click.echo(json.dumps(
+            {p.name: {"description": p.description, "players": list(p.players),
+                      "rules": p.rules_for().to_dict()} for p in chosen}, indent=2))
+        return
+    if name:
+        found = chosen[0]
+        rules = found.rules_for()
+        table = Table(title=f"{found.name}: {found.description}", title_justify="left")
+        table.add_column("option")
+        table.add_column("value")
+        table.add_row("players", " or ".join(map(str, found.players)))
+        for option in option_names():
+            if option != "players":
+                table.add_row(option, _option_value(rules, option))
+        out.print(table)
+        return
+    table = Table(title="Basra variants (basra variants NAME shows every option)",
+                  title_justify="left")
+    table.add_column("variant", no_wrap=True)
+    table.add_column("players", no_wrap=True)
+    table.add_column("rules")
+    for found in chosen:
+        rules = found.rules_for()
+        players = ", ".join(
+            f"{n} (teams)" if n in found.partnership_players else str(n) for n in found.players
+        )
+        summary = (
+            f"hand {rules.hand_size}; bury {' '.join(rules.bury) or 'none'}; "
+            f"7♦ {rules.seven_diamonds}; basra {rules.basra} {rules.basra_points} pts, "
+            f"Jack {rules.jack_basra}; majority {rules.majority_points}"
+            f"{' (ties carry)' if rules.majority_tie == 'carry' else ''}; "
+            f"points {_option_value(rules, 'card_points')}; to {rules.target}"
+            f"{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
+        )
+        table.add_row(found.name, players, summary)
+    out.print(table)
