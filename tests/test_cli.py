@@ -420,3 +420,23 @@ def test_rules_file_with_a_huge_value_is_one_short_line_and_exit_2(tmp_path: Pat
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and len(lines[0]) < 200
     assert "option card_points[J] must be 0 to 100, not 9999…(4000 digits)" in lines[0]
+
+
+def test_rules_file_with_an_overlong_integer_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    rules = tmp_path / "long.toml"
+    rules.write_text(f"target = {'9' * 5000}\n", encoding="utf-8")
+    result = basra("simulate", "--rules", str(rules))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 200
+    assert "long.toml: not valid TOML: an integer of more than 4300 digits" in lines[0]
+
+
+def test_rules_file_that_is_not_text_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    rules = tmp_path / "binary.toml"
+    rules.write_bytes(b"target = \xff\xfe\n")
+    result = basra("simulate", "--rules", str(rules))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [f"error: rules file {rules}: not a text file"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -111,9 +112,16 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
     overrides: dict[str, Any] = {}
     if rules_file is not None:
         try:
-            data = tomllib.loads(rules_file.read_text(encoding="utf-8"))
+            text = rules_file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise UserError(f"rules file {rules_file}: not a text file") from None
+        try:
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise UserError(f"rules file {rules_file}: not valid TOML: {error}") from None
+        except ValueError:  # not wrapped by tomllib: int() refused an integer over the limit
+            raise UserError(f"rules file {rules_file}: not valid TOML: an integer of more "
+                            f"than {sys.get_int_max_str_digits()} digits") from None
         file_variant = data.pop("variant", None)
         if variant is None and file_variant is not None:
             variant = str(file_variant)
