@@ -17,6 +17,7 @@ let seenDeals = null; // number of deal scores already shown, per match
 let matchNumber = null;
 let alertTimer = null;
 let toastTimer = null;
+let ended = null; // why the socket closed for good: [i18n key, params], or null
 
 // Small helpers.
 
@@ -119,15 +120,11 @@ function connect(token) {
     },
     onClosed: async (closeCode, errorCode) => {
       $("conn").hidden = true;
-      if (closeCode === 4404) {
-        showAlert(t("no_table", { code }));
-        $("turn").textContent = t("no_table", { code });
-        return;
-      }
-      if (closeCode !== 4401) {  // the table expired, is lost, or is open elsewhere
-        const text = t(`err_${errorCode}`);
-        $("turn").textContent = text;
-        showAlert(text);
+      if (closeCode !== 4401) {  // no such table, it expired, is lost, or is open elsewhere
+        // The page stops following the table: it keeps saying why and offers no play.
+        ended = closeCode === 4404 ? ["no_table", { code }] : [`err_${errorCode}`, {}];
+        showAlert(t(...ended));
+        redraw();
         return;
       }
       dropToken(code);
@@ -139,7 +136,7 @@ function connect(token) {
 
 function send(message) {
   if (!socket || !socket.send(message)) {
-    showAlert(t("reconnecting"));
+    showAlert(ended ? t(...ended) : t("reconnecting"));
     return false;
   }
   return true;
@@ -317,13 +314,14 @@ function renderTurn() {
   const status = state.table.status;
   const deal = state.deal;
   let text;
-  if (status === "waiting" || !deal) text = t("waiting_players");
+  if (ended) text = t(...ended);
+  else if (status === "waiting" || !deal) text = t("waiting_players");
   else if (status === "finished" || state.result) text = t("match_over");
   else if (deal.to_play === mySeat()) text = t("your_turn");
   else text = t("someones_turn", { name: seatName(deal.to_play) });
   const turn = $("turn");
   turn.textContent = text;
-  turn.classList.toggle("mine", Boolean(deal && deal.to_play === mySeat() && status === "playing"));
+  turn.classList.toggle("mine", Boolean(!ended && deal && deal.to_play === mySeat() && status === "playing"));
   const stock = deal ? t("stock", { n: deal.stock_count }) : "";
   $("stock").textContent = stock;
   tickTimer();
@@ -332,7 +330,7 @@ function renderTurn() {
 function tickTimer() {
   const deadline = state?.deadline;
   const timer = $("timer");
-  if (!deadline || state.table.status !== "playing") {
+  if (!deadline || state.table.status !== "playing" || ended) {
     timer.hidden = true;
     return;
   }
@@ -413,7 +411,7 @@ function legalFor(card) {
 }
 
 function myTurn() {
-  return Boolean(state?.deal && state.table.status === "playing" && !state.result &&
+  return Boolean(!ended && state?.deal && state.table.status === "playing" && !state.result &&
     mySeat() !== null && state.deal.to_play === mySeat());
 }
 
@@ -682,6 +680,7 @@ async function copyLink() {
 function redraw() {
   if (!state) {
     $("table-title").textContent = t("table_code", { code });
+    if (ended) $("turn").textContent = t(...ended);
     return;
   }
   render(null);
