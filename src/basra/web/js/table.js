@@ -317,11 +317,12 @@ function renderTurn() {
   if (ended) text = t(...ended);
   else if (status === "waiting" || !deal) text = t("waiting_players");
   else if (status === "finished" || state.result) text = t("match_over");
+  else if (state.paused) text = t("paused_turn");
   else if (deal.to_play === mySeat()) text = t("your_turn");
   else text = t("someones_turn", { name: seatName(deal.to_play) });
   const turn = $("turn");
   turn.textContent = text;
-  turn.classList.toggle("mine", Boolean(!ended && deal && deal.to_play === mySeat() && status === "playing"));
+  turn.classList.toggle("mine", myTurn());
   const stock = deal ? t("stock", { n: deal.stock_count }) : "";
   $("stock").textContent = stock;
   tickTimer();
@@ -412,7 +413,7 @@ function legalFor(card) {
 
 function myTurn() {
   return Boolean(!ended && state?.deal && state.table.status === "playing" && !state.result &&
-    mySeat() !== null && state.deal.to_play === mySeat());
+    !state.paused && mySeat() !== null && state.deal.to_play === mySeat());
 }
 
 function renderHand(previous) {
