@@ -1,0 +1,836 @@
+"""Replay the attacks of issue 8 against a real server and measure what they cost.
+
+Usage (from the repository root, with the project installed):
+
+    python benchmarks/reliability.py                       # everything, about 3 minutes
+    python benchmarks/reliability.py --kills 3 --after-seconds 10
+    python benchmarks/reliability.py --json --out /tmp/reliability.json
+
+Two parts, each against ``python -m basra serve`` on a free port with a fresh SQLite file:
+
+**The flood** (the server's default limits). A bystander table of two humans plays
+throughout at a steady pace (each seat plays ``--pace-ms`` after its turn comes); its round
+trip is the time from sending a play to the ``state`` confirming it (a larger ``seq``).
+After ``--before-seconds`` of quiet, another process sends ``--flood-requests`` ``POST
+/api/quick`` from the same address in ``--flood-seconds`` (over keep-alive connections, at
+an even rate), then the bystander plays on for ``--after-seconds`` (the server once played
+every abandoned table with the computer 30 seconds after it was made: the window shows that
+this is gone), then another process opens ``--sockets`` WebSockets to one seat as fast as it
+can. Printed: requests accepted and refused (429, with ``Retry-After``), sockets refused
+(``too_many_connections``) and closed as replaced, the bystander's round trips (p50, p99,
+max) and the server's CPU in each window.
+
+**kill -9 under load** (limits lifted). ``--kill-tables`` tables of two humans play as fast
+as they can; after a random 2 to 5 seconds the server gets SIGKILL and is started again on
+the same database, ``--kills`` times. Every state a client receives is a confirmation; after
+each restart, the moves stored in the database are compared with every play confirmed so
+far. Printed: confirmed moves lost (the target is 0), plays stored but never confirmed (in
+flight at the kill), and the restart time (the process started until ``/readyz`` answers
+200, the stored tables loaded).
+
+The targets, printed next to the figures: no confirmed move lost; a bystander p99 under
+100 ms during the flood. The run is appended to ``--out`` (JSON) with the command line, the
+date and the machine. ``--server-cmd`` runs another server instead (a template with
+``{python}``, ``{port}``, ``{db}`` and ``{extra}``, the part's own options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import math
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+try:
+    import httpx2 as httpx  # what the test extra installs
+except ImportError:  # pragma: no cover
+    import httpx  # type: ignore[no-redef]
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from sqlalchemy import create_engine, select
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from basra.cards import CARD_NAMES, card_names
+from basra.store.schema import moves_table
+
+TARGET_LOST = 0
+TARGET_P99_MS = 100.0
+DEFAULT_SERVER = "{python} -m basra serve --port {port} --db {db} {extra}"
+LIFTED = ("--create-limit 100000/minute --join-limit 100000/minute "
+          "--sockets-per-address 100000 --bot-delay 0")
+"""The kill part's options: one client address plays every table."""
+LONG_MATCH = {"target": 10000}
+"""House rules under which a match outlasts the run (its ``seq`` only grows)."""
+START_SECONDS = 60.0
+
+err = Console(stderr=True, highlight=False)
+
+State = dict[str, Any]
+
+
+# -- figures ---------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """Nearest-rank percentile of sorted ``values`` (NaN when empty)."""
+    if not values:
+        return math.nan
+    return values[max(0, math.ceil(share / 100 * len(values)) - 1)]
+
+
+def spread(values: Sequence[float]) -> dict[str, Any]:
+    ordered = sorted(values)
+    return {"count": len(ordered),
+            **{name: round(percentile(ordered, share), 2)
+               for name, share in (("p50", 50), ("p99", 99), ("max", 100))}}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (from /proc; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return math.nan
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def raise_open_files() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+# -- the server ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """A server process on a free port; its output goes to a log file."""
+
+    def __init__(self, template: str, db: Path, extra: str, folder: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        command = shlex.split(template.format(python=shlex.quote(sys.executable),
+                                              port=self.port, db=f"sqlite:///{db}",
+                                              extra=extra))
+        self.log_path = folder / f"server-{self.port}.log"
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        self.started = time.monotonic()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def ready(self) -> float:
+        """Wait until ``/readyz`` answers 200 (``/`` for a server without it); the seconds
+        since the process started."""
+        path = "/readyz"
+        async with httpx.AsyncClient(base_url=self.base, timeout=5) as client:
+            while True:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited with {self.process.returncode}:\n"
+                                       + self.log_path.read_text(errors="replace")[-2000:])
+                with contextlib.suppress(httpx.HTTPError):
+                    status = (await client.get(path)).status_code
+                    if status == 200:
+                        return time.monotonic() - self.started
+                    if status == 404 and path == "/readyz":
+                        path = "/"
+                if time.monotonic() - self.started > START_SECONDS:
+                    raise RuntimeError(f"the server was not ready in {START_SECONDS:g} s")
+                await asyncio.sleep(0.02)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        errors = sum(1 for line in self.log_path.read_text(errors="replace").splitlines()
+                     if line.startswith("ERROR"))
+        if errors:
+            kept = Path(tempfile.gettempdir()) / f"basra-reliability-{self.port}.log"
+            kept.write_bytes(self.log_path.read_bytes())
+            err.print(f"[yellow]the server logged {errors} error(s); its log: {kept}[/]")
+
+
+@contextlib.asynccontextmanager
+async def serving(template: str, db: Path, extra: str, folder: Path
+                  ) -> AsyncIterator[Server]:
+    server = Server(template, db, extra, folder)
+    try:
+        await server.ready()
+        yield server
+    finally:
+        server.stop()
+
+
+async def two_human_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
+    """``count`` tables of two humans, both seats taken: (code, [token 0, token 1])."""
+    body = {"seats": [{"kind": "human"}, {"kind": "human"}], "rules": LONG_MATCH}
+    limit = asyncio.Semaphore(20)
+
+    async def one(client: httpx.AsyncClient) -> tuple[str, list[str]]:
+        async with limit:
+            created = await client.post("/api/tables", json=body)
+            created.raise_for_status()
+            code = created.json()["code"]
+            joined = await client.post(f"/api/tables/{code}/join", json={})
+            joined.raise_for_status()
+            return code, [created.json()["token"], joined.json()["token"]]
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        return list(await asyncio.gather(*(one(client) for _ in range(count))))
+
+
+# -- a seat ----------------------------------------------------------------------------
+
+
+@dataclass
+class Confirmed:
+    """What the clients of one table saw confirmed: seq -> ``last_play``."""
+
+    code: str
+    tokens: list[str]
+    plays: dict[int, State | None] = field(default_factory=dict)
+    conflicts: int = 0
+
+    def confirm(self, state: State) -> None:
+        seq = state["seq"]
+        if seq not in self.plays:
+            self.plays[seq] = state["last_play"]
+        elif self.plays[seq] != state["last_play"]:
+            self.conflicts += 1
+
+    @property
+    def top(self) -> int:
+        return max(self.plays, default=0)
+
+
+class Seat:
+    """One seat's socket: plays the first legal move ``pace`` seconds after its turn
+    comes, and times each play's round trip (send → the state with a larger ``seq``)."""
+
+    def __init__(self, table: Confirmed, seat: int, ws_base: str, pace: float) -> None:
+        self.table = table
+        self.seat = seat
+        self.url = f"{ws_base}/ws/{table.code}?token={table.tokens[seat]}"
+        self.pace = pace
+        self.playing = True
+        self.socket: ClientConnection | None = None
+        self.first: State | None = None
+        self.latest: State | None = None
+        self.planned = -1
+        self.pending: tuple[int, float] | None = None
+        self.round_trips: list[tuple[float, float]] = []
+        """(monotonic send time, round trip in ms)."""
+        self.errors: Counter[str] = Counter()
+        self.disconnected = False
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> Seat:
+        self.task = asyncio.create_task(self.run())
+        return self
+
+    async def run(self) -> None:
+        try:
+            async with connect(self.url, open_timeout=30, max_size=2**22) as ws:
+                self.socket = ws
+                async for raw in ws:
+                    self.receive(json.loads(raw))
+        except (ConnectionClosed, OSError):
+            self.disconnected = self.playing
+
+    def receive(self, message: State) -> None:
+        if message["type"] == "error":
+            self.errors[message["code"]] += 1
+            if message["code"] == "storage_down":
+                self.planned = -1
+            return
+        if message["type"] != "state":
+            return
+        now = time.monotonic()
+        if self.first is None:
+            self.first = message
+        self.latest = message
+        self.table.confirm(message)
+        seq = message["seq"]
+        if self.pending is not None and seq > self.pending[0]:
+            sent_at = self.pending[1]
+            self.round_trips.append((sent_at, (now - sent_at) * 1000))
+            self.pending = None
+        deal = message["deal"]
+        if (self.playing and message["paused"] is None and message["result"] is None
+                and deal is not None and deal["to_play"] == self.seat and message["legal"]
+                and self.planned != seq):
+            self.planned = seq
+            if self.pace:
+                asyncio.get_running_loop().call_later(self.pace, self.play, message)
+            else:
+                self.play(message)
+
+    def play(self, state: State) -> None:
+        if (not self.playing or self.socket is None or self.latest is None
+                or self.latest["seq"] != state["seq"]):
+            return
+        move = state["legal"][0]
+        self.pending = (state["seq"], time.monotonic())
+        sending = asyncio.ensure_future(self.socket.send(json.dumps(
+            {"type": "play", "seq": state["seq"], "card": move["card"],
+             "captured": move["captured"]})))
+        sending.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    async def close(self) -> None:
+        self.playing = False
+        if self.socket is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.socket.close(), 5)
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.task, 5)
+
+
+# -- the flood processes ---------------------------------------------------------------
+
+
+async def _read_answer(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    headers = {}
+    for line in lines[1:]:
+        if ":" in line:
+            name, value = line.split(":", 1)
+            headers[name.strip().lower()] = value.strip()
+    body = await reader.readexactly(int(headers.get("content-length", "0")))
+    return status, headers, body
+
+
+async def _flood_requests(port: int, count: int, seconds: float, connections: int
+                          ) -> dict[str, Any]:
+    """``count`` ``POST /api/quick`` at an even rate over ``seconds``, on keep-alive
+    connections; what came back."""
+    request = (f"POST /api/quick HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+               "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}").encode()
+    loop = asyncio.get_running_loop()
+    begin = loop.time() + 0.05
+    next_index = 0
+    statuses: Counter[int] = Counter()
+    latencies: list[float] = []
+    missing_retry_after = 0
+    failures: Counter[str] = Counter()
+    seats: list[dict[str, Any]] = []
+
+    async def worker() -> None:
+        nonlocal next_index, missing_retry_after
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            while next_index < count:
+                index = next_index
+                next_index += 1
+                await asyncio.sleep(max(0.0, begin + index * seconds / count - loop.time()))
+                sent = time.perf_counter()
+                try:
+                    writer.write(request)
+                    status, headers, body = await _read_answer(reader)
+                except (OSError, asyncio.IncompleteReadError) as error:
+                    failures[type(error).__name__] += 1
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    continue
+                latencies.append((time.perf_counter() - sent) * 1000)
+                statuses[status] += 1
+                if status == 429 and not headers.get("retry-after", "").isdigit():
+                    missing_retry_after += 1
+                if status == 200:
+                    seats.append(json.loads(body))
+                if headers.get("connection", "").lower() == "close":
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        finally:
+            writer.close()
+
+    started = time.monotonic()
+    await asyncio.gather(*(worker() for _ in range(connections)))
+    return {"statuses": dict(statuses), "latencies": latencies, "failures": dict(failures),
+            "missing_retry_after": missing_retry_after, "seats": seats,
+            "seconds": time.monotonic() - started}
+
+
+async def _flood_sockets(url: str, count: int, at_once: int) -> dict[str, Any]:
+    """Open ``count`` sockets to one seat, ``at_once`` handshakes at a time, each kept
+    open until the server closes it; how each ended."""
+    limit = asyncio.Semaphore(at_once)
+    ends: Counter[str] = Counter()
+    close_codes: Counter[str] = Counter()
+    kept: list[ClientConnection] = []
+    watchers: list[asyncio.Task[None]] = []
+
+    async def watch(ws: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "error":
+                    ends[message["code"]] += 1
+                    break
+        with contextlib.suppress(Exception):
+            await ws.wait_closed()
+        close_codes[str(ws.close_code)] += 1
+
+    async def one() -> None:
+        async with limit:
+            try:
+                ws = await connect(url, open_timeout=60, compression=None)
+            except Exception as error:  # a handshake refused or timed out
+                ends[f"failed: {type(error).__name__}"] += 1
+                return
+            try:
+                first = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            except Exception as error:
+                ends[f"failed: {type(error).__name__}"] += 1
+                return
+            if first["type"] == "error":
+                ends[first["code"]] += 1
+                with contextlib.suppress(Exception):
+                    await ws.wait_closed()
+                close_codes[str(ws.close_code)] += 1
+                return
+            kept.append(ws)
+            watchers.append(asyncio.create_task(watch(ws)))
+
+    started = time.monotonic()
+    await asyncio.gather(*(one() for _ in range(count)))
+    seconds = time.monotonic() - started
+    await asyncio.sleep(0.5)
+    still_open = sum(1 for ws in kept if ws.close_code is None)
+    for ws in kept:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    return {"ends": dict(ends), "open_at_end": still_open, "close_codes": dict(close_codes),
+            "seconds": seconds}
+
+
+def flood_requests(port: int, count: int, seconds: float, connections: int
+                   ) -> dict[str, Any]:
+    return asyncio.run(_flood_requests(port, count, seconds, connections))
+
+
+def flood_sockets(url: str, count: int, at_once: int) -> dict[str, Any]:
+    raise_open_files()
+    return asyncio.run(_flood_sockets(url, count, at_once))
+
+
+# -- part 1: the flood -----------------------------------------------------------------
+
+
+@dataclass
+class Windows:
+    """Named time windows (monotonic) and the server's CPU seconds at their edges."""
+
+    pid: int
+    spans: dict[str, tuple[float, float]] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
+    _open: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def begin(self, name: str) -> None:
+        self._open[name] = (time.monotonic(), cpu_seconds(self.pid))
+
+    def end(self, name: str) -> None:
+        start, cpu = self._open.pop(name)
+        now = time.monotonic()
+        self.spans[name] = (start, now)
+        self.cpu[name] = round(100 * (cpu_seconds(self.pid) - cpu) / max(now - start, 1e-9), 1)
+
+
+async def wait_with_progress(progress: Progress, label: str, seconds: float,
+                             until: Callable[[], bool] | None = None) -> None:
+    task = progress.add_task(label, total=seconds)
+    started = time.monotonic()
+    while (elapsed := time.monotonic() - started) < seconds:
+        if until is not None and until():
+            break
+        progress.update(task, completed=elapsed)
+        await asyncio.sleep(0.1)
+    progress.update(task, completed=seconds, visible=False)
+
+
+async def flood_part(args: argparse.Namespace, folder: Path, progress: Progress,
+                     pool: concurrent.futures.Executor) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    async with serving(args.server_cmd, folder / "flood.db", "", folder) as server:
+        ((code, tokens),) = await two_human_tables(server.base, 1)
+        bystander = Confirmed(code, tokens)
+        seats = [Seat(bystander, seat, server.ws_base, args.pace_ms / 1000).start()
+                 for seat in (0, 1)]
+        windows = Windows(server.pid)
+        await wait_with_progress(progress, "warm-up       ", 2)
+
+        windows.begin("before")
+        await wait_with_progress(progress, "before        ", args.before_seconds)
+        windows.end("before")
+
+        windows.begin("during")
+        flooding = loop.run_in_executor(pool, flood_requests, server.port,
+                                        args.flood_requests, args.flood_seconds,
+                                        args.flood_connections)
+        await wait_with_progress(progress, "POST flood    ", args.flood_seconds + 60,
+                                 until=flooding.done)
+        requests = await flooding
+        windows.end("during")
+
+        windows.begin("after")
+        half = args.after_seconds / 2
+        windows.begin("after, first half")
+        await wait_with_progress(progress, "after (1st half)", half)
+        windows.end("after, first half")
+        windows.begin("after, second half")
+        await wait_with_progress(progress, "after (2nd half)", args.after_seconds - half)
+        windows.end("after, second half")
+        windows.end("after")
+
+        target = next(iter(requests["seats"]), None)
+        if target is None:
+            async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
+                target = (await client.post("/api/quick", json={})).json()
+        seat_url = f"{server.ws_base}/ws/{target['code']}?token={target['token']}"
+        windows.begin("sockets")
+        opening = loop.run_in_executor(pool, flood_sockets, seat_url, args.sockets,
+                                       args.socket_concurrency)
+        await wait_with_progress(progress, "socket flood  ", 300, until=opening.done)
+        sockets = await opening
+        windows.end("sockets")
+        await wait_with_progress(progress, "settle        ", 2)
+        for seat in seats:
+            await seat.close()
+
+    round_trips = [rt for seat in seats for rt in seat.round_trips]
+
+    def within(name: str) -> dict[str, Any]:
+        start, end = windows.spans[name]
+        return spread([ms for sent, ms in round_trips if start <= sent < end])
+
+    statuses = Counter({int(k): v for k, v in requests["statuses"].items()})
+    ends = Counter(sockets["ends"])
+    return {
+        "requests": {
+            "sent": args.flood_requests, "planned_seconds": args.flood_seconds,
+            "seconds": round(requests["seconds"], 2),
+            "accepted": statuses[200], "refused_429": statuses[429],
+            "other_statuses": {str(k): v for k, v in statuses.items() if k not in (200, 429)},
+            "failures": requests["failures"],
+            "429_without_retry_after": requests["missing_retry_after"],
+            "answer_ms": spread(requests["latencies"]),
+        },
+        "sockets": {
+            "opened": args.sockets, "seconds": round(sockets["seconds"], 2),
+            "refused": ends["too_many_connections"], "replaced": ends["replaced"],
+            "open_at_end": sockets["open_at_end"],
+            "other": {k: v for k, v in ends.items()
+                      if k not in ("too_many_connections", "replaced")},
+            "close_codes": sockets["close_codes"],
+        },
+        "bystander_round_trip_ms": {name: within(name) for name in
+                                    ("before", "during", "after", "after, first half",
+                                     "after, second half", "sockets")},
+        "server_cpu_percent": windows.cpu,
+        "bystander_errors": dict(sum((seat.errors for seat in seats), Counter())),
+        "bystander_disconnects": sum(seat.disconnected for seat in seats),
+        "bystander_conflicts": bystander.conflicts,
+    }
+
+
+# -- part 2: kill -9 under load --------------------------------------------------------
+
+
+def stored_moves(db: Path, codes: list[str]) -> dict[str, list[int]]:
+    engine = create_engine(f"sqlite:///{db}")
+    found: dict[str, list[int]] = {code: [] for code in codes}
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(moves_table.c.code, moves_table.c.move)
+                .where(moves_table.c.code.in_(codes), moves_table.c.match_number == 1)
+                .order_by(moves_table.c.code, moves_table.c.idx))
+            for code, move in rows:
+                found[code].append(move)
+    finally:
+        engine.dispose()
+    return found
+
+
+def compare(tables: list[Confirmed], stored: dict[str, list[int]]) -> tuple[int, int]:
+    """(confirmed plays the database lacks or holds otherwise, plays stored but never
+    confirmed)."""
+    lost = 0
+    unconfirmed = 0
+    for table in tables:
+        moves = stored[table.code]
+        for seq, last in table.plays.items():
+            if seq == 0:
+                continue
+            if seq > len(moves) or last is None:
+                lost += 1
+                continue
+            move = moves[seq - 1]
+            if (CARD_NAMES[move & 63], sorted(card_names(move >> 6))) != (
+                    last["card"], sorted(last["captured"])):
+                lost += 1
+        unconfirmed += max(0, len(moves) - table.top)
+    return lost, unconfirmed
+
+
+async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
+                    ) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    db = folder / "kill.db"
+    rounds: list[dict[str, Any]] = []
+    bar = progress.add_task("kill -9       ", total=args.kills)
+    server = Server(args.server_cmd, db, LIFTED, folder)
+    try:
+        await server.ready()
+        tables = [Confirmed(code, tokens)
+                  for code, tokens in await two_human_tables(server.base, args.kill_tables)]
+        for _ in range(args.kills):
+            tops = {table.code: table.top for table in tables}
+            seats = [Seat(table, seat, server.ws_base, 0).start()
+                     for table in tables for seat in (0, 1)]
+            deadline = time.monotonic() + 60
+            while not all(seat.first is not None for seat in seats):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the seats did not all connect in 60 s")
+                await asyncio.sleep(0.01)
+            # A restarted server must show at least every play confirmed before.
+            regressed = sum(1 for seat in seats if seat.first is not None
+                            and seat.first["seq"] < tops[seat.table.code])
+            play_for = rng.uniform(2, 5)
+            await asyncio.sleep(play_for)
+            server.kill()
+            await asyncio.gather(*(seat.task for seat in seats if seat.task),
+                                 return_exceptions=True)
+            confirmed = sum(table.top - tops[table.code] for table in tables)
+            server = Server(args.server_cmd, db, LIFTED, folder)
+            restart = await server.ready()
+            lost, unconfirmed = compare(tables, stored_moves(db, [t.code for t in tables]))
+            rounds.append({"killed_after_s": round(play_for, 2), "confirmed": confirmed,
+                           "plays_per_second": round(confirmed / play_for, 1),
+                           "lost": lost, "stored_unconfirmed": unconfirmed,
+                           "restart_s": round(restart, 2), "regressed": regressed,
+                           "errors": dict(sum((seat.errors for seat in seats), Counter()))})
+            progress.update(bar, advance=1)
+    finally:
+        server.stop()
+    progress.update(bar, visible=False)
+    restarts = [r["restart_s"] for r in rounds]
+    return {
+        "kills": args.kills, "tables": args.kill_tables,
+        "confirmed": sum(r["confirmed"] for r in rounds),
+        "lost": sum(r["lost"] for r in rounds),
+        "stored_unconfirmed": sum(r["stored_unconfirmed"] for r in rounds),
+        "regressed": sum(r["regressed"] for r in rounds),
+        "conflicts": sum(table.conflicts for table in tables),
+        "restart_s": {"p50": round(percentile(sorted(restarts), 50), 2),
+                      "max": round(max(restarts, default=math.nan), 2)},
+        "rounds": rounds,
+    }
+
+
+# -- the run ---------------------------------------------------------------------------
+
+
+async def measure(args: argparse.Namespace) -> dict[str, Any]:
+    raise_open_files()
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
+    result: dict[str, Any] = {
+        "command": shlex.join(["python", "benchmarks/reliability.py", *sys.argv[1:]]),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"cores": os.cpu_count() or 1, "cpu": cpu_model(),
+                    "python": platform.python_version(),
+                    "load_average_before": [round(v, 2) for v in os.getloadavg()]},
+        "server_cmd": args.server_cmd,
+        "pace_ms": args.pace_ms,
+    }
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory(prefix="basra-reliability-") as name, \
+            concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool, \
+            Progress(*columns, console=err, transient=True) as progress:
+        folder = Path(name)
+        await asyncio.get_running_loop().run_in_executor(pool, os.getpid)  # start it now
+        if not args.skip_flood:
+            result["flood"] = await flood_part(args, folder, progress, pool)
+        if args.kills:
+            result["kill"] = await kill_part(args, folder, progress)
+    result["machine"]["load_average_after"] = [round(v, 2) for v in os.getloadavg()]
+    result["targets"] = targets(result)
+    return result
+
+
+def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    if "kill" in result:
+        lost = result["kill"]["lost"] + result["kill"]["regressed"]
+        found.append({"name": "confirmed moves lost", "target": f"= {TARGET_LOST}",
+                      "value": lost, "met": lost <= TARGET_LOST})
+    if "flood" in result:
+        p99 = result["flood"]["bystander_round_trip_ms"]["during"]["p99"]
+        found.append({"name": "bystander p99 during the flood",
+                      "target": f"< {TARGET_P99_MS:g} ms", "value": p99,
+                      "met": bool(p99 < TARGET_P99_MS)})
+    return found
+
+
+def report(result: dict[str, Any], console: Console) -> None:
+    table = Table(title="basra serve under attack")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("target")
+
+    def ms(figures: dict[str, Any]) -> str:
+        return (f"{figures['p50']:.1f} / {figures['p99']:.1f} / {figures['max']:.1f} ms "
+                f"({figures['count']})")
+
+    marks = {t["name"]: f"{t['target']}: {'[green]met[/]' if t['met'] else '[red]missed[/]'}"
+             for t in result["targets"]}
+    flood = result.get("flood")
+    if flood is not None:
+        requests = flood["requests"]
+        table.add_row("POST /api/quick", f"{requests['sent']} in {requests['seconds']:.1f} s",
+                      "")
+        table.add_row("  accepted / 429", f"{requests['accepted']} / "
+                      f"{requests['refused_429']}", "")
+        if requests["other_statuses"] or requests["failures"]:
+            table.add_row("  other answers", str(requests["other_statuses"])
+                          + str(requests["failures"]), "")
+        table.add_row("  429 without Retry-After", str(requests["429_without_retry_after"]), "")
+        table.add_row("  answer p50 / p99 / max", ms(requests["answer_ms"]), "")
+        sockets = flood["sockets"]
+        table.add_row("sockets to one seat", f"{sockets['opened']} in "
+                      f"{sockets['seconds']:.1f} s", "")
+        table.add_row("  refused / replaced / open", f"{sockets['refused']} / "
+                      f"{sockets['replaced']} / {sockets['open_at_end']}", "")
+        if sockets["other"]:
+            table.add_row("  other", str(sockets["other"]), "")
+        table.add_row("bystander round trip", "p50 / p99 / max (plays)", "")
+        cpu = flood["server_cpu_percent"]
+        for name, figures in flood["bystander_round_trip_ms"].items():
+            label = {"sockets": "socket flood"}.get(name, name)
+            mark = marks.get("bystander p99 during the flood", "") if name == "during" else ""
+            table.add_row(f"  {label} (server CPU {cpu.get(name, math.nan):.0f}%)",
+                          ms(figures), mark)
+        errors = flood["bystander_errors"]
+        table.add_row("  errors / disconnects",
+                      f"{sum(errors.values())} / {flood['bystander_disconnects']}", "")
+    kill = result.get("kill")
+    if kill is not None:
+        table.add_row("kill -9 under load", f"{kill['kills']} x {kill['tables']} tables", "")
+        table.add_row("  plays confirmed", str(kill["confirmed"]), "")
+        table.add_row("  confirmed moves lost", str(kill["lost"] + kill["regressed"]),
+                      marks.get("confirmed moves lost", ""))
+        table.add_row("  stored, not yet confirmed", str(kill["stored_unconfirmed"]), "")
+        table.add_row("  restart to /readyz p50 / max",
+                      f"{kill['restart_s']['p50']:.2f} / {kill['restart_s']['max']:.2f} s", "")
+    console.print(table)
+
+
+def save(result: dict[str, Any], path: Path) -> None:
+    """Append the run to the JSON file's ``runs``."""
+    runs: list[dict[str, Any]] = []
+    if path.exists():
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            runs = list(json.loads(path.read_text(encoding="utf-8"))["runs"])
+    runs.append(result)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"runs": runs}, indent=1) + "\n", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--flood-requests", type=int, default=5000,
+                        help="POST /api/quick sent in the flood (default 5000).")
+    parser.add_argument("--flood-seconds", type=float, default=10,
+                        help="Seconds the flood is spread over (default 10).")
+    parser.add_argument("--flood-connections", type=int, default=100,
+                        help="Keep-alive connections the flood uses (default 100).")
+    parser.add_argument("--sockets", type=int, default=2000,
+                        help="WebSockets opened to one seat (default 2000).")
+    parser.add_argument("--socket-concurrency", type=int, default=200,
+                        help="Socket handshakes in flight at once (default 200).")
+    parser.add_argument("--pace-ms", type=float, default=50,
+                        help="The bystander's seats play this long after their turn comes "
+                             "(default 50).")
+    parser.add_argument("--before-seconds", type=float, default=10,
+                        help="Bystander round trips measured before the flood (default 10).")
+    parser.add_argument("--after-seconds", type=float, default=60,
+                        help="Bystander round trips measured after the flood (default 60).")
+    parser.add_argument("--kills", type=int, default=10,
+                        help="Times the server is killed under load (default 10; 0 skips).")
+    parser.add_argument("--kill-tables", type=int, default=50,
+                        help="Tables playing while the server is killed (default 50).")
+    parser.add_argument("--skip-flood", action="store_true", help="Only the kill part.")
+    parser.add_argument("--server-cmd", default=DEFAULT_SERVER, metavar="TEMPLATE",
+                        help="The server command, with {python}, {port}, {db} (a SQLite URL) "
+                             "and {extra} (each part's options) (default: %(default)s).")
+    parser.add_argument("--seed", type=int, default=0, help="Seed of the kill times.")
+    parser.add_argument("--json", action="store_true",
+                        help="Print the result as JSON on stdout (the table goes to stderr).")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/reliability.json"),
+                        help="JSON file the run is appended to.")
+    args = parser.parse_args(argv)
+    if (args.flood_requests < 1 or args.flood_seconds <= 0 or args.sockets < 1
+            or args.kills < 0 or args.kill_tables < 1 or args.flood_connections < 1
+            or args.socket_concurrency < 1):
+        parser.error("counts must be positive and --flood-seconds above 0")
+    result = asyncio.run(measure(args))
+    report(result, err if args.json else Console(highlight=False))
+    if args.json:
+        print(json.dumps(result, indent=1))
+    save(result, args.out)
+
+
+if __name__ == "__main__":
+    main()
