@@ -141,6 +141,7 @@ def running_server(folder: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]
                "--away-after", "3600",
                # One client process plays every table: lift the per-address limits.
                "--create-limit", "100000/minute", "--join-limit", "100000/minute",
+               "--socket-limit", "100000/minute",
                "--sockets-per-address", "100000"]
     log_path = folder / "server.log"
     with log_path.open("wb") as log:

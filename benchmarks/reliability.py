@@ -79,6 +79,7 @@ TARGET_LOST = 0
 TARGET_P99_MS = 100.0
 DEFAULT_SERVER = "{python} -m basra serve --port {port} --db {db} {extra}"
 LIFTED = ("--create-limit 100000/minute --join-limit 100000/minute "
+          "--socket-limit 100000/minute "
           "--sockets-per-address 100000 --bot-delay 0")
 """The kill part's options: one client address plays every table."""
 LONG_MATCH = {"target": 10000}

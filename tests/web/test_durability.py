@@ -38,7 +38,7 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from basra.cards import CARD_NAMES, card_names
 from basra.store import database_url
@@ -48,6 +48,7 @@ POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
 
 LIFTED = ["--create-limit", "100000/minute", "--join-limit", "100000/minute",
+          "--socket-limit", "100000/minute",
           "--sockets-per-address", "100000"]
 """Options that lift the per-address limits: every test client is 127.0.0.1."""
 
@@ -523,6 +524,7 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
                     assert log.confirmed[seq + 1] is not None
                 server.kill()
                 await asyncio.wait_for(asyncio.gather(*(p.task for p in players if p.task)), 10)
+            confirmed = {log.code: log.top for log in logs}  # before the restart plays on
             unexpected = [e for p in players for e in p.errors if e["code"] != "storage_down"]
             assert unexpected == []
             assert not any(log.conflicts for log in logs)
@@ -533,8 +535,10 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
                 players = seat_players(logs, again.ws_base)
                 await until(lambda: all(p.first is not None for p in players),
                             "every seat gets a state after the restart")
-                assert all(p.first is not None and p.first["seq"] >= p.log.top
-                           and p.first["paused"] is None for p in players)
+                assert all(p.first is not None and p.first["seq"] >= confirmed[p.log.code]
+                           and p.first["paused"] is None for p in players), [
+                    (p.first and p.first["seq"], confirmed[p.log.code],
+                     p.first and p.first["paused"]) for p in players]
                 await close_all(players)
 
         asyncio.run(scenario())
@@ -600,6 +604,8 @@ async def open_socket(url: str, until_done: asyncio.Event) -> tuple[str, int | N
                 closing.cancel()
     except ConnectionClosed as closed:
         return first_error, closed.rcvd.code if closed.rcvd is not None else 1006
+    except InvalidStatus as refused:  # over --socket-limit: refused before the handshake
+        return "refused", refused.response.status_code
 
 
 def test_a_flood_is_refused_and_other_tables_keep_playing(tmp_path: Path) -> None:
@@ -635,10 +641,12 @@ def test_a_flood_is_refused_and_other_tables_keep_playing(tmp_path: Path) -> Non
             ends = await asyncio.gather(*sockets)
             socket_flooded = time.monotonic()
             kinds = Counter(first for first, _ in ends)
-            assert set(kinds) <= {"too_many_connections", "replaced", "open"}, kinds
+            assert set(kinds) <= {"too_many_connections", "replaced", "open", "refused"}, kinds
             assert kinds["open"] <= 4, kinds
+            assert kinds["refused"] >= 300 - 240, kinds  # --socket-limit 240/minute
             for first, code in ends:
-                expected = {"too_many_connections": 4429, "replaced": 1013, "open": None}
+                expected = {"too_many_connections": 4429, "replaced": 1013, "open": None,
+                            "refused": 403}
                 assert code == expected[first], (first, code)
 
             top = bystander.top

@@ -276,6 +276,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
+        if limiter.hit("socket", address(websocket)) is not None:
+            await websocket.close(1008)  # before the handshake: answered 403, cheaply
+            return
         await websocket.accept()
 
         async def refuse(error_code: str, message: str, close_code: int) -> None:

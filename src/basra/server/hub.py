@@ -256,6 +256,7 @@ class Hub:
         return table
 
     def _add(self, table: Table) -> None:
+        table.paused = None if self.store.health.ok else "storage"
         self.tables[table.code] = table
         self.connections[table.code] = set()
         self._locks[table.code] = asyncio.Lock()

@@ -25,13 +25,14 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_LIMITS", "RateLimited", "RateLimits", "parse_limits"]
 
-DEFAULT_LIMITS = {"create": "20/minute;300/day", "join": "60/minute"}
-"""Per client address: new tables (quick games included), and seats taken.
+DEFAULT_LIMITS = {"create": "20/minute;300/day", "join": "60/minute", "socket": "240/minute"}
+"""Per client address: new tables (quick games included), seats taken, and table sockets
+opened.
 
 (The ``limits`` library is imported on first use: the ``basra`` command shows these
 defaults without loading it.)"""
 
-_WHAT = {"create": "new tables", "join": "seats taken"}
+_WHAT = {"create": "new tables", "join": "seats taken", "socket": "table sockets opened"}
 
 
 class RateLimited(Exception):
