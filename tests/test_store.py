@@ -307,12 +307,12 @@ def test_failing_writes_are_retried_until_they_commit_and_health_says_so(
     real_apply = db._apply
     failures = {"left": 0}
 
-    def flaky(conn: Any, changes: list[Any]) -> None:
+    def flaky(conn: Any, changes: list[Any], touch: Any = ()) -> None:
         if failures["left"] > 0:
             failures["left"] -= 1
             raise OperationalError("INSERT", {}, sqlite3.OperationalError(
                 "database or disk is full"))
-        real_apply(conn, changes)
+        real_apply(conn, changes, touch)
 
     monkeypatch.setattr(db, "_apply", flaky)
     monkeypatch.setattr(db, "RETRY_MOST", 0.05)

@@ -61,11 +61,11 @@ def failing_writes(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
     switch = {"fail": False}
     real_apply = db._apply
 
-    def apply(conn: Any, changes: list[Any]) -> None:
+    def apply(conn: Any, changes: list[Any], touch: Any = ()) -> None:
         if switch["fail"]:
             raise OperationalError("INSERT", {}, sqlite3.OperationalError(
                 "database or disk is full"))
-        real_apply(conn, changes)
+        real_apply(conn, changes, touch)
 
     monkeypatch.setattr(db, "_apply", apply)
     monkeypatch.setattr(db, "RETRY_MOST", 0.05)

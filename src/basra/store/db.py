@@ -27,9 +27,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
+import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -69,6 +70,11 @@ PROBE_EVERY = 5.0
 :attr:`Store.health` is never older than this."""
 BATCH_MOST = 2000
 """Most changes committed in one transaction."""
+TOUCH_EVERY = 30.0
+"""Seconds between two writes of a playing table's ``updated_at`` (when it was last
+active, which decides whether a restarted server loads it at once)."""
+CHECKPOINT_EVERY = 1.0
+"""Seconds between two checkpoints of a SQLite write-ahead log that has grown."""
 
 
 class StorageError(RuntimeError):
@@ -197,8 +203,9 @@ class _Change:
 _MOVES_INSERT = insert(moves_table)
 
 
-def _apply(conn: Connection, changes: list[_Change]) -> None:
-    """Run changes in order; runs of move rows go in one executemany."""
+def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()) -> None:
+    """Run changes in order; runs of move rows go in one executemany. The tables named
+    in ``touch`` get their ``updated_at`` set to now."""
     rows: list[dict[str, Any]] = []
     for change in changes:
         work = change.work
@@ -212,9 +219,8 @@ def _apply(conn: Connection, changes: list[_Change]) -> None:
             change.result = work(conn)
     if rows:
         conn.execute(_MOVES_INSERT, rows)
-    touched = {change.work.code for change in changes if isinstance(change.work, _MoveRow)}
-    if touched:
-        conn.execute(update(tables_table).where(tables_table.c.code.in_(touched))
+    if touch:
+        conn.execute(update(tables_table).where(tables_table.c.code.in_(list(touch)))
                      .values(updated_at=_now_ms()))
 
 
@@ -251,18 +257,17 @@ def migrate(connection: Connection) -> None:
 class Store:
     """The database behind a server. Use ``await store.open()`` before anything else."""
 
-    def __init__(self, url: str | None = None, *, sync_full: bool = False) -> None:
+    def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url) if url else default_database_url()
-        self.sync_full = sync_full
-        """SQLite only: ``synchronous=FULL``, so that a commit also survives a power cut
-        (the default, NORMAL in WAL mode, survives the server being killed)."""
         self.health = StoreHealth()
         self._engine: AsyncEngine | None = None
         self._queue: asyncio.Queue[_Change] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._listeners: list[Callable[[StoreHealth], None]] = []
         self._sync_engine: Engine | None = None
-        self._thread: ThreadPoolExecutor | None = None
+        self._checkpointer: _Checkpointer | None = None
+        self._touched: dict[str, float] = {}
+        """When each table's ``updated_at`` was last written (monotonic seconds)."""
 
     @property
     def engine(self) -> AsyncEngine:
@@ -292,25 +297,17 @@ class Store:
                                    f"{error.strerror or error}") from None
         engine = create_async_engine(self.url, hide_parameters=True)
         if self.sqlite:
-            synchronous = "FULL" if self.sync_full else "NORMAL"
-
-            def pragmas(dbapi_connection: Any, _record: Any) -> None:
-                cursor = dbapi_connection.cursor()
-                cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute(f"PRAGMA synchronous={synchronous}")
-                cursor.execute("PRAGMA busy_timeout=5000")
-                cursor.close()
-
-            event.listen(engine.sync_engine, "connect", pragmas)
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         if self.sqlite and parsed.database not in (None, "", ":memory:"):
-            # Writes go through a plain (synchronous) engine in one thread of their own:
-            # one hop to that thread per batch, where aiosqlite takes one per statement.
+            # SQLite writes are committed by a plain (synchronous) connection on the event
+            # loop itself: in WAL mode with synchronous=NORMAL a commit only appends to
+            # the log (no fsync), a fraction of a millisecond, where a hop to a thread
+            # costs milliseconds on a busy loop. The fsyncs of checkpoints are left to a
+            # thread of their own.
             self._sync_engine = create_engine(
                 parsed.set(drivername="sqlite+pysqlite"), hide_parameters=True,
                 poolclass=StaticPool, connect_args={"check_same_thread": False})
-            event.listen(self._sync_engine, "connect", pragmas)
-            self._thread = ThreadPoolExecutor(max_workers=1,
-                                              thread_name_prefix="basra-store-writer")
+            event.listen(self._sync_engine, "connect", _sqlite_writer_pragmas)
         try:
             async with engine.begin() as conn:
                 await conn.run_sync(migrate)
@@ -322,6 +319,8 @@ class Store:
             self._close_sync()
             raise StorageError(f"cannot write to the database {where}: {_reason(error)}"
                                ) from None
+        if self._sync_engine is not None and parsed.database:
+            self._checkpointer = _Checkpointer(parsed.database)
         self.health = StoreHealth(last_commit=time.time())
         self._writer = asyncio.create_task(self._write_loop(), name="basra-store-writer")
 
@@ -354,26 +353,30 @@ class Store:
     # -- the writer ----------------------------------------------------------------------
 
     def _close_sync(self) -> None:
-        if self._thread is not None:
-            self._thread.shutdown(wait=True)
-            self._thread = None
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
         if self._sync_engine is not None:
             self._sync_engine.dispose()
             self._sync_engine = None
 
     async def _transaction(self, batch: list[_Change]) -> None:
         """Run ``batch`` in one transaction and commit it."""
-        if self._sync_engine is not None and self._thread is not None:
-            engine = self._sync_engine
-
-            def run() -> None:
-                with engine.begin() as conn:
-                    _apply(conn, batch)
-
-            await asyncio.get_running_loop().run_in_executor(self._thread, run)
-            return
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_apply, batch)
+        now = time.monotonic()
+        touch = {change.work.code for change in batch if isinstance(change.work, _MoveRow)
+                 and now - self._touched.get(change.work.code, -TOUCH_EVERY) >= TOUCH_EVERY}
+        if self._sync_engine is not None:
+            with self._sync_engine.begin() as conn:
+                _apply(conn, batch, touch)
+            if self._checkpointer is not None:
+                self._checkpointer.wrote()
+        else:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(_apply, batch, touch)
+        for code in touch:
+            self._touched[code] = now
+        if len(self._touched) > 4 * BATCH_MOST:
+            self._touched = {c: t for c, t in self._touched.items() if now - t < TOUCH_EVERY}
 
     async def _commit(self, work: Work | _MoveRow | None) -> Any:
         """Queue a change and wait until it is committed; returns what ``work`` returned.
@@ -644,6 +647,65 @@ def _probe(conn: Connection) -> None:
         update(meta_table).where(meta_table.c.key == "probe").values(value=now))
     if updated.rowcount == 0:
         conn.execute(insert(meta_table).values(key="probe", value=now))
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def _sqlite_writer_pragmas(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
+    # Busy (another process writing): fail at once and let the writer retry without
+    # holding up the event loop.
+    cursor.execute("PRAGMA busy_timeout=100")
+    cursor.close()
+
+
+class _Checkpointer:
+    """Copies a SQLite write-ahead log into the database file, in a thread of its own,
+    at most every CHECKPOINT_EVERY seconds while there are writes: checkpoints sync the
+    files to disk, which must not hold up the event loop."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._wrote = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="basra-sqlite-checkpoint",
+                                        daemon=True)
+        self._thread.start()
+
+    def wrote(self) -> None:
+        self._wrote.set()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wrote.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        connection = sqlite3.connect(self._path, check_same_thread=False)
+        try:
+            connection.execute("PRAGMA busy_timeout=5000")
+            while not self._stopping.is_set():
+                self._wrote.wait()
+                self._wrote.clear()
+                if self._stopping.is_set():
+                    break
+                try:
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as error:  # a full disk: tried again after more writes
+                    log.warning("could not checkpoint the database: %s", error)
+                self._stopping.wait(CHECKPOINT_EVERY)
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            connection.close()
 
 
 def _stored(row: Any) -> StoredRecord:
