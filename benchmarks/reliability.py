@@ -70,7 +70,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from sqlalchemy import create_engine, select
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from basra.cards import CARD_NAMES, card_names
 from basra.store.schema import moves_table
@@ -427,7 +427,10 @@ async def _flood_sockets(url: str, count: int, at_once: int) -> dict[str, Any]:
         async with limit:
             try:
                 ws = await connect(url, open_timeout=60, compression=None)
-            except Exception as error:  # a handshake refused or timed out
+            except InvalidStatus as refused:  # over --socket-limit: refused before upgrading
+                ends[f"handshake_{refused.response.status_code}"] += 1
+                return
+            except Exception as error:  # a handshake that failed or timed out
                 ends[f"failed: {type(error).__name__}"] += 1
                 return
             try:
@@ -570,10 +573,11 @@ async def flood_part(args: argparse.Namespace, folder: Path, progress: Progress,
         },
         "sockets": {
             "opened": args.sockets, "seconds": round(sockets["seconds"], 2),
+            "refused_before_handshake": ends["handshake_403"],
             "refused": ends["too_many_connections"], "replaced": ends["replaced"],
             "open_at_end": sockets["open_at_end"],
             "other": {k: v for k, v in ends.items()
-                      if k not in ("too_many_connections", "replaced")},
+                      if k not in ("too_many_connections", "replaced", "handshake_403")},
             "close_codes": sockets["close_codes"],
         },
         "bystander_round_trip_ms": {name: within(name) for name in
@@ -752,6 +756,8 @@ def report(result: dict[str, Any], console: Console) -> None:
         sockets = flood["sockets"]
         table.add_row("sockets to one seat", f"{sockets['opened']} in "
                       f"{sockets['seconds']:.1f} s", "")
+        table.add_row("  refused at the handshake (403)",
+                      str(sockets.get("refused_before_handshake", 0)), "")
         table.add_row("  refused / replaced / open", f"{sockets['refused']} / "
                       f"{sockets['replaced']} / {sockets['open_at_end']}", "")
         if sockets["other"]:

@@ -387,7 +387,8 @@ class Store:
         change = _Change(work)
         self._queue.put_nowait(change)
         self.health.queued = self._queue.qsize()
-        return await asyncio.shield(change.future)
+        # A caller cancelled meanwhile does not stop the change: it is in the queue.
+        return await change.future
 
     def _drain(self, limit: int = BATCH_MOST) -> list[_Change]:
         batch: list[_Change] = []
@@ -396,14 +397,22 @@ class Store:
         return batch
 
     async def _write_loop(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            try:
-                first = await asyncio.wait_for(self._queue.get(), timeout=PROBE_EVERY)
-            except TimeoutError:
-                first = _Change(_probe)  # quiet: check that writes still commit
+            # Quiet for PROBE_EVERY seconds: check that writes still commit. (A timer, not
+            # a timeout on get(): that would cost every change a turn of the loop.)
+            probe = loop.call_later(PROBE_EVERY, self._probe_if_quiet)
+            first = await self._queue.get()
+            probe.cancel()
             batch = [first, *self._drain(BATCH_MOST - 1)]
             self.health.queued = self._queue.qsize()
             await self._write(batch)
+
+    def _probe_if_quiet(self) -> None:
+        if self._queue.empty():
+            probe = _Change(_probe)
+            probe.future.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._queue.put_nowait(probe)
 
     async def _write(self, batch: list[_Change]) -> None:
         """Commit ``batch`` in one transaction, retrying while the database's condition
