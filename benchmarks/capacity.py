@@ -35,10 +35,6 @@ import multiprocessing
 import os
 import platform
 import random
-import resource
-import shlex
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,17 +42,23 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from multiprocessing.sharedctypes import Synchronized, SynchronizedArray
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
 
-try:
-    import httpx2 as httpx  # what the test extra installs (starlette's test client uses it)
-except ImportError:  # pragma: no cover
-    import httpx  # type: ignore[no-redef]
-from rich.console import Console
+from harness import (
+    Server,
+    cpu_model,
+    cpu_seconds,
+    err,
+    free_port,
+    httpx,
+    percentile,
+    raise_open_files,
+    save,
+    stamp,
+)
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -73,8 +75,6 @@ DRAIN_SECONDS = 5.0
 """How long round trips sent before the end of the window may take to come back."""
 LAG_TICK = 0.05
 """Period of the client's event-loop lag probe, in seconds."""
-
-err = Console(stderr=True, highlight=False)
 
 
 @dataclass(frozen=True)
@@ -99,18 +99,7 @@ class Settings:
     seed: int
 
 
-# -- processes' CPU time ---------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far (psutil if installed, else /proc)."""
-    try:
-        import psutil  # type: ignore[import-not-found, import-untyped, unused-ignore]
-    except ImportError:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    times = psutil.Process(pid).cpu_times()
-    return float(times.user + times.system)
+# -- the machine's CPU time ------------------------------------------------------------
 
 
 def machine_busy() -> tuple[float, float]:
@@ -126,12 +115,6 @@ def machine_busy() -> tuple[float, float]:
 # -- the server ------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextlib.contextmanager
 def running_server(folder: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """The real server on a free port with a fresh database; stopped on the way out."""
@@ -143,38 +126,10 @@ def running_server(folder: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]
                "--create-limit", "100000/minute", "--join-limit", "100000/minute",
                "--socket-limit", "100000/minute",
                "--sockets-per-address", "100000"]
-    log_path = folder / "server.log"
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"the server exited with {server.returncode}:\n"
-                                   + log_path.read_text(errors="replace")[-2000:])
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base_url + "/", timeout=1).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not answer GET / within 30 s")
-            time.sleep(0.2)
-        yield server, base_url
-    finally:
-        if server.poll() is None:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-        text = log_path.read_text(errors="replace")
-        problems = sum(1 for line in text.splitlines() if line.startswith("ERROR"))
-        if problems:
-            kept = Path(tempfile.gettempdir()) / f"basra-capacity-server-{server.pid}.log"
-            kept.write_text(text, encoding="utf-8")
-            err.print(f"[yellow]the server logged {problems} error(s); its log: {kept}[/]",
-                      soft_wrap=True)
+    with Server(port, command, folder / "server.log", "basra-capacity-server-{pid}.log"
+                ) as server:
+        asyncio.run(server.ready("/", 30))
+        yield server.process, server.base
 
 
 def create_tables(base_url: str, count: int) -> list[tuple[Ticket, Ticket]]:
@@ -444,29 +399,6 @@ def client_process(tickets: Sequence[Ticket], settings: Settings,
 # -- figures ---------------------------------------------------------------------------
 
 
-def percentile(values: Sequence[float], share: float) -> float:
-    """Nearest-rank percentile of sorted ``values`` (NaN when empty)."""
-    if not values:
-        return math.nan
-    return values[max(0, math.ceil(share / 100 * len(values)) - 1)]
-
-
-def raise_open_files() -> None:
-    """Lift the soft limit on open files: each table costs sockets on both ends."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-
-
-def cpu_model() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
 def usable_cores() -> int:
     """The cores this process may run on (fewer than the machine's under taskset)."""
     try:
@@ -567,8 +499,7 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
     passed = (args.tables >= TARGET_TABLES and p99 < TARGET_P99_MS
               and not errors and bool(round_trips))
     return {
-        "command": shlex.join(["python", "benchmarks/capacity.py", *sys.argv[1:]]),
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        **stamp("capacity.py"),
         "machine": {"cores": cores, "usable_cores": usable_cores(), "cpu": cpu_model(),
                     "python": platform.python_version()},
         "tables": args.tables,
@@ -629,17 +560,6 @@ def report(result: dict[str, Any]) -> None:
         f"{'PASS' if result['passed'] else 'FAIL'}              {result['target']}",
     ]
     print("\n".join(lines), flush=True)
-
-
-def save(result: dict[str, Any], path: Path) -> None:
-    """Append the run to the JSON file's ``runs``."""
-    runs: list[dict[str, Any]] = []
-    if path.exists():
-        with contextlib.suppress(ValueError, KeyError, TypeError):
-            runs = list(json.loads(path.read_text(encoding="utf-8"))["runs"])
-    runs.append(result)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"runs": runs}, indent=1) + "\n", encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -46,25 +46,28 @@ import multiprocessing
 import os
 import platform
 import random
-import resource
 import shlex
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-try:
-    import httpx2 as httpx  # what the test extra installs
-except ImportError:  # pragma: no cover
-    import httpx  # type: ignore[no-redef]
+from harness import (
+    Server,
+    cpu_model,
+    cpu_seconds,
+    err,
+    free_port,
+    httpx,
+    percentile,
+    raise_open_files,
+    save,
+    stamp,
+)
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -85,20 +88,12 @@ LIFTED = ("--create-limit 100000/minute --join-limit 100000/minute "
 LONG_MATCH = {"target": 10000}
 """House rules under which a match outlasts the run (its ``seq`` only grows)."""
 START_SECONDS = 60.0
-
-err = Console(stderr=True, highlight=False)
+"""How long a server may take to answer ``/readyz``."""
 
 State = dict[str, Any]
 
 
 # -- figures ---------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], share: float) -> float:
-    """Nearest-rank percentile of sorted ``values`` (NaN when empty)."""
-    if not values:
-        return math.nan
-    return values[max(0, math.ceil(share / 100 * len(values)) - 1)]
 
 
 def spread(values: Sequence[float]) -> dict[str, Any]:
@@ -108,107 +103,23 @@ def spread(values: Sequence[float]) -> dict[str, Any]:
                for name, share in (("p50", 50), ("p99", 99), ("max", 100))}}
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far (from /proc; NaN elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return math.nan
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_model() -> str:
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
-def raise_open_files() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else 65536
-    if soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-
-
 # -- the server ------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Server:
-    """A server process on a free port; its output goes to a log file."""
-
-    def __init__(self, template: str, db: Path, extra: str, folder: Path) -> None:
-        self.db = db
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws_base = f"ws://127.0.0.1:{self.port}"
-        command = shlex.split(template.format(python=shlex.quote(sys.executable),
-                                              port=self.port, db=f"sqlite:///{db}",
-                                              extra=extra))
-        self.log_path = folder / f"server-{self.port}.log"
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        self.started = time.monotonic()
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    async def ready(self) -> float:
-        """Wait until ``/readyz`` answers 200 (``/`` for a server without it); the seconds
-        since the process started."""
-        path = "/readyz"
-        async with httpx.AsyncClient(base_url=self.base, timeout=5) as client:
-            while True:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"the server exited with {self.process.returncode}:\n"
-                                       + self.log_path.read_text(errors="replace")[-2000:])
-                with contextlib.suppress(httpx.HTTPError):
-                    status = (await client.get(path)).status_code
-                    if status == 200:
-                        return time.monotonic() - self.started
-                    if status == 404 and path == "/readyz":
-                        path = "/"
-                if time.monotonic() - self.started > START_SECONDS:
-                    raise RuntimeError(f"the server was not ready in {START_SECONDS:g} s")
-                await asyncio.sleep(0.02)
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        errors = sum(1 for line in self.log_path.read_text(errors="replace").splitlines()
-                     if line.startswith("ERROR"))
-        if errors:
-            kept = Path(tempfile.gettempdir()) / f"basra-reliability-{self.port}.log"
-            kept.write_bytes(self.log_path.read_bytes())
-            err.print(f"[yellow]the server logged {errors} error(s); its log: {kept}[/]")
+def start_server(template: str, db: Path, extra: str, folder: Path) -> Server:
+    """``template`` (see ``--server-cmd``) on a free port, its output in a log file."""
+    port = free_port()
+    command = shlex.split(template.format(python=shlex.quote(sys.executable), port=port,
+                                          db=f"sqlite:///{db}", extra=extra))
+    return Server(port, command, folder / f"server-{port}.log", "basra-reliability-{port}.log")
 
 
 @contextlib.asynccontextmanager
 async def serving(template: str, db: Path, extra: str, folder: Path
                   ) -> AsyncIterator[Server]:
-    server = Server(template, db, extra, folder)
-    try:
-        await server.ready()
+    with start_server(template, db, extra, folder) as server:
+        await server.ready("/readyz", START_SECONDS)
         yield server
-    finally:
-        server.stop()
 
 
 async def two_human_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
@@ -636,9 +547,9 @@ async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
     db = folder / "kill.db"
     rounds: list[dict[str, Any]] = []
     bar = progress.add_task("kill -9       ", total=args.kills)
-    server = Server(args.server_cmd, db, LIFTED, folder)
+    server = start_server(args.server_cmd, db, LIFTED, folder)
     try:
-        await server.ready()
+        await server.ready("/readyz", START_SECONDS)
         tables = [Confirmed(code, tokens)
                   for code, tokens in await two_human_tables(server.base, args.kill_tables)]
         for _ in range(args.kills):
@@ -659,8 +570,8 @@ async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
             await asyncio.gather(*(seat.task for seat in seats if seat.task),
                                  return_exceptions=True)
             confirmed = sum(table.top - tops[table.code] for table in tables)
-            server = Server(args.server_cmd, db, LIFTED, folder)
-            restart = await server.ready()
+            server = start_server(args.server_cmd, db, LIFTED, folder)
+            restart = await server.ready("/readyz", START_SECONDS)
             lost, unconfirmed = compare(tables, stored_moves(db, [t.code for t in tables]))
             rounds.append({"killed_after_s": round(play_for, 2), "confirmed": confirmed,
                            "plays_per_second": round(confirmed / play_for, 1),
@@ -692,8 +603,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     raise_open_files()
     columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
     result: dict[str, Any] = {
-        "command": shlex.join(["python", "benchmarks/reliability.py", *sys.argv[1:]]),
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        **stamp("reliability.py"),
         "machine": {"cores": os.cpu_count() or 1, "cpu": cpu_model(),
                     "python": platform.python_version(),
                     "load_average_before": [round(v, 2) for v in os.getloadavg()]},
@@ -782,17 +692,6 @@ def report(result: dict[str, Any], console: Console) -> None:
         table.add_row("  restart to /readyz p50 / max",
                       f"{kill['restart_s']['p50']:.2f} / {kill['restart_s']['max']:.2f} s", "")
     console.print(table)
-
-
-def save(result: dict[str, Any], path: Path) -> None:
-    """Append the run to the JSON file's ``runs``."""
-    runs: list[dict[str, Any]] = []
-    if path.exists():
-        with contextlib.suppress(ValueError, KeyError, TypeError):
-            runs = list(json.loads(path.read_text(encoding="utf-8"))["runs"])
-    runs.append(result)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"runs": runs}, indent=1) + "\n", encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
