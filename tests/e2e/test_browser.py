@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsing import NEXT_EVENT, PLAYED_OR_CHOOSING, TABLE_URL, TURN_TIMEOUT_MS
 from playwright.sync_api import Locator, Page, expect
 from websockets.sync.client import connect
 
@@ -28,29 +29,9 @@ OpenPage = Callable[..., Page]
 CARD_NAME = re.compile(r"^(ace|[2-9]|10|jack|queen|king) of (spades|hearts|diamonds|clubs)$")
 ARABIC_CARD_NAME = re.compile(r"^(آص|ولد|بنت|شايب|[٢-٩]|١٠) (بستوني|كبة|ديناري|سباتي)$")
 DEAL_SCORE = re.compile(r"^Deal (\d+) score$")
-TABLE_URL = re.compile(r"/t/[^/]+$")
 
 MAX_PLAYS = 300
 """More of a player's own plays than any match to 101 takes; a loop past it is a hang."""
-
-TURN_TIMEOUT_MS = 20_000
-"""How long a page may take to come back to its player (a computer move, a deal)."""
-
-NEXT_EVENT = """() => {
-  const body = document.body;
-  if (document.getElementById("score-dialog").open) return "score";
-  if (!document.querySelector("[data-testid=result]").hidden) return "result";
-  const mine = body.dataset.mySeat !== "" && body.dataset.toPlay === body.dataset.mySeat;
-  if (body.dataset.status === "playing" && mine &&
-      document.querySelector('[data-testid=hand] button[aria-disabled="false"]')) return "turn";
-  return false;
-}"""
-"""What a seated page waits for next: a deal score to dismiss, the result, or its turn."""
-
-PLAYED_OR_CHOOSING = """before => {
-  if (document.getElementById("capture-dialog").open) return "choose";
-  return document.body.dataset.seq !== String(before) ? "played" : false;
-}"""
 
 
 # Reading the page.

@@ -10,45 +10,27 @@ only: without root the module is skipped). See ``docs/web-protocol.md``: "Confir
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
-import os
 import re
-import shutil
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import (
-    Browser,
-    BrowserContext,
-    ConsoleMessage,
-    Locator,
-    Page,
-    ViewportSize,
-    expect,
-)
+from browsing import NEXT_EVENT, PLAYED_OR_CHOOSING, TABLE_URL, TURN_TIMEOUT_MS, VIEWPORT, Opener
+from playwright.sync_api import Locator, Page, expect
+
+import realserver
 
 pytestmark = pytest.mark.e2e
 
-SERVER_START_SECONDS = 30.0
-VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
-TIMEOUT_MS = 15_000
-TURN_TIMEOUT_MS = 20_000
 PAUSE_TIMEOUT_MS = 15_000
 """How long the page may take to show or hide the paused banner: the server probes its
 database after 5 s without a write, and retries a failed write at most 2 s apart."""
-FAILED_RESOURCE = "Failed to load resource"
-TABLE_URL = re.compile(r"/t/[^/]+$")
 
 PAUSED_EN = ("The server cannot save right now, so the game is paused. Nothing is lost: "
              "play goes on by itself when saving works again.")
@@ -61,49 +43,18 @@ UNRESTORED_EN = ("This table could not be restored from the server's storage. Th
                  "operator has been told.")
 EXPIRED_EN = "This table expired: nobody came to it."
 
-NEXT_EVENT = """() => {
-  if (document.getElementById("score-dialog").open) return "score";
-  if (!document.querySelector("[data-testid=result]").hidden) return "result";
-  const body = document.body;
-  const mine = body.dataset.mySeat !== "" && body.dataset.toPlay === body.dataset.mySeat;
-  if (body.dataset.status === "playing" && mine &&
-      document.querySelector('[data-testid=hand] button[aria-disabled="false"]')) return "turn";
-  return false;
-}"""
-
-PLAYED_OR_CHOOSING = """before => {
-  if (document.getElementById("capture-dialog").open) return "choose";
-  return document.body.dataset.seq !== String(before) ? "played" : false;
-}"""
-
 
 # The server, on a disk a test can fill.
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+class Server(realserver.Server):
+    """The module's server: its database on a tmpfs (``disk``) that a test can fill."""
 
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=1) as response:
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-@dataclass
-class Server:
-    base: str
-    disk: Path
-    db: Path
-    log_path: Path
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
+    def __init__(self, disk: Path, folder: Path) -> None:
+        self.disk = disk
+        self.db = disk / "e2e.db"
+        super().__init__(realserver.sqlite_url(self.db), folder,
+                         "--bot-delay", "0.05", "--away-after", "600")
 
     def get(self, path: str) -> tuple[int, Any]:
         """The status and JSON body of ``GET path`` (error answers included)."""
@@ -129,73 +80,13 @@ class Server:
         return count
 
 
-@contextlib.contextmanager
-def small_tmpfs(folder: Path, size: str) -> Iterator[Path]:
-    """A tmpfs of ``size`` mounted at ``folder``, unmounted on the way out."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command")
-    folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
-                              str(folder)], capture_output=True, text=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
-        yield folder
-    finally:
-        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(folder)], capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A ``basra serve`` child process whose database is on a 16 MiB tmpfs."""
     folder = tmp_path_factory.mktemp("failures")
-    with small_tmpfs(folder / "disk", "16m") as disk:
-        port = _free_port()
-        db = disk / "e2e.db"
-        log_path = folder / "server.log"
-        command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
-                   "--db", f"sqlite:///{db}", "--bot-delay", "0.05", "--away-after", "600"]
-        with open(log_path, "wb") as log:
-            process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                       stdin=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + SERVER_START_SECONDS
-        try:
-            while not _answers(base + "/"):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    why = (f"exited with status {process.returncode}"
-                           if process.poll() is not None
-                           else f"did not answer GET / in {SERVER_START_SECONDS:.0f} s")
-                    pytest.fail(f"`{' '.join(command)}` {why}; its output:\n"
-                                f"{log_path.read_text(errors='replace')}", pytrace=False)
-                time.sleep(0.1)
-            yield Server(base, disk, db, log_path)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def fill(path: Path) -> int:
-    """Write ``path`` until its file system is full; the bytes written."""
-    written = 0
-    with path.open("wb", buffering=0) as filler:
-        for size in (1 << 20, 1 << 12, 1):
-            block = b"\0" * size
-            while True:
-                try:
-                    written += filler.write(block)
-                except OSError as error:
-                    if error.errno != errno.ENOSPC:
-                        raise
-                    break
-    return written
+    with realserver.small_tmpfs(folder / "disk", "16m") as disk, Server(disk, folder) as served:
+        served.wait()
+        yield served
 
 
 def copy_table(db: Path, source: str, code: str, *, status: str, moves: list[int]) -> None:
@@ -224,58 +115,8 @@ def copy_table(db: Path, source: str, code: str, *, status: str, moves: list[int
 # Pages.
 
 
-class Opener:
-    """Opens pages on the test's server, each in a new browser context (its own
-    localStorage) or in a given one; records their console errors and uncaught
-    exceptions (a failed resource only where ``allow_failed_resource``)."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-        self.contexts: list[BrowserContext] = []
-        self.errors: list[str] = []
-
-    def context(self) -> BrowserContext:
-        context = self.browser.new_context(viewport=VIEWPORT, locale="en-US")
-        context.set_default_timeout(TIMEOUT_MS)
-        self.contexts.append(context)
-        return context
-
-    def page(self, label: str = "page", *, context: BrowserContext | None = None,
-             allow_failed_resource: bool = False) -> Page:
-        page = (context or self.context()).new_page()
-
-        def on_console(message: ConsoleMessage) -> None:
-            if message.type != "error":
-                return
-            if allow_failed_resource and message.text.startswith(FAILED_RESOURCE):
-                return
-            self.errors.append(f"{label}: console error: {message.text}")
-
-        page.on("console", on_console)
-        page.on("pageerror", lambda error: self.errors.append(f"{label}: page error: {error}"))
-        return page
-
-
-@pytest.fixture
-def pages(browser: Browser) -> Iterator[Opener]:
-    """Fails the test at its end if any page it opened logged an error or threw."""
-    expect.set_options(timeout=TIMEOUT_MS)
-    opener = Opener(browser)
-    yield opener
-    try:
-        if opener.errors:
-            pytest.fail("the pages logged errors:\n" + "\n".join(opener.errors), pytrace=False)
-    finally:
-        for context in opener.contexts:
-            context.close()
-
-
 def seq_of(page: Page) -> int:
     return int(page.locator("body").get_attribute("data-seq") or "-1")
-
-
-def hand_buttons(page: Page) -> Locator:
-    return page.get_by_test_id("hand").locator("button[data-card]")
 
 
 def playable(page: Page) -> Locator:
@@ -319,6 +160,27 @@ def click_to_play(page: Page) -> int:
     return before
 
 
+def open_as_seat_0(page: Page, base: str, code: str, token: str) -> None:
+    """Opens the table's page as the holder of seat 0's ``token``, kept where the lobby
+    keeps it."""
+    page.goto(base + "/")
+    page.evaluate("([code, token]) => localStorage.setItem('basra.token.' + code, "
+                  "JSON.stringify({seat: 0, token}))", [code, token])
+    page.goto(f"{base}/t/{code}")
+
+
+def visit_refused_table(pages: Opener, base: str, code: str,
+                        message: str | re.Pattern[str]) -> None:
+    """A visitor to the table's page, which the API refuses (its error status logged as a
+    failed resource), is shown ``message`` and offered no seat."""
+    visitor = pages.page("visitor", allow_failed_resource=True)
+    visitor.goto(f"{base}/t/{code}")
+    expect(visitor.get_by_role("alert")).to_have_text(message)
+    expect(visitor.get_by_test_id("turn")).to_have_text(message)
+    expect(visitor.locator("#join-panel")).to_be_hidden()
+    expect(visitor.get_by_role("button", name="Join")).to_have_count(0)
+
+
 def box_of(locator: Locator) -> dict[str, float]:
     box = locator.bounding_box()
     assert box is not None, f"{locator} has no box"
@@ -345,7 +207,7 @@ def test_a_full_disk_pauses_the_page_then_play_goes_on(
 
     filler = server.disk / "filler"
     try:
-        assert fill(filler) > 0
+        assert realserver.fill(filler) > 0
         expect(banner).to_be_visible(timeout=PAUSE_TIMEOUT_MS)
         expect(banner).to_have_text(PAUSED_EN)
         expect(banner).to_have_role("status")
@@ -400,12 +262,7 @@ def test_a_table_that_cannot_be_restored_says_so_on_its_page(
     message = re.compile(rf"^table '{code}' could not be restored from storage \(.+\); "
                          r"the server's operator is told$")
 
-    visitor = pages.page("visitor", allow_failed_resource=True)  # the 503 of /api/tables
-    visitor.goto(f"{server.base}/t/{code}")
-    expect(visitor.get_by_role("alert")).to_have_text(message)
-    expect(visitor.get_by_test_id("turn")).to_have_text(message)
-    expect(visitor.locator("#join-panel")).to_be_hidden()
-    expect(visitor.get_by_role("button", name="Join")).to_have_count(0)
+    visit_refused_table(pages, server.base, code, message)
 
     status, health = server.get("/healthz")
     assert status == 200 and health["status"] == "degraded", health
@@ -415,10 +272,7 @@ def test_a_table_that_cannot_be_restored_says_so_on_its_page(
 
     # A player of the table (the copied seat's token) is told too, and not reconnected.
     player = pages.page("player")
-    player.goto(server.base + "/")
-    player.evaluate("([code, token]) => localStorage.setItem('basra.token.' + code, "
-                    "JSON.stringify({seat: 0, token}))", [code, quick["token"]])
-    player.goto(f"{server.base}/t/{code}")
+    open_as_seat_0(player, server.base, code, quick["token"])
     expect(player.get_by_test_id("turn")).to_have_text(UNRESTORED_EN)
     expect(player.locator("#join-panel")).to_be_hidden()
     expect(player.locator("#conn")).to_be_hidden()
@@ -433,18 +287,10 @@ def test_an_expired_table_says_so_on_its_page(pages: Opener, server: Server) -> 
     message = f"table '{code}' expired: nobody came to it"
     assert answer["error"] == message
 
-    visitor = pages.page("visitor", allow_failed_resource=True)  # the 410 of /api/tables
-    visitor.goto(f"{server.base}/t/{code}")
-    expect(visitor.get_by_role("alert")).to_have_text(message)
-    expect(visitor.get_by_test_id("turn")).to_have_text(message)
-    expect(visitor.locator("#join-panel")).to_be_hidden()
-    expect(visitor.get_by_role("button", name="Join")).to_have_count(0)
+    visit_refused_table(pages, server.base, code, message)
 
     player = pages.page("player")
-    player.goto(server.base + "/")
-    player.evaluate("([code, token]) => localStorage.setItem('basra.token.' + code, "
-                    "JSON.stringify({seat: 0, token}))", [code, quick["token"]])
-    player.goto(f"{server.base}/t/{code}")
+    open_as_seat_0(player, server.base, code, quick["token"])
     expect(player.get_by_test_id("turn")).to_have_text(EXPIRED_EN)
     expect(player.locator("#join-panel")).to_be_hidden()
 

@@ -19,17 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import json
 import os
-import shutil
-import signal
-import socket
 import subprocess
-import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +38,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from basra.cards import CARD_NAMES, card_names
 from basra.store import database_url
 from basra.store.schema import moves_table, records_table, seats_table, tables_table
+from realserver import Server, fill, free_port, serve_command, small_tmpfs, sqlite_url
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
@@ -55,7 +51,6 @@ LIFTED = ["--create-limit", "100000/minute", "--join-limit", "100000/minute",
 LONG_MATCH = {"target": 10000}
 """House rules that keep a match going for the whole test (seq only grows)."""
 
-START_SECONDS = 30.0
 WAIT_SECONDS = 10.0
 
 State = dict[str, Any]
@@ -64,69 +59,15 @@ State = dict[str, Any]
 # -- the server --------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def sqlite_url(path: Path) -> str:
-    return f"sqlite:///{path}"
-
-
-class Server:
-    """One ``python -m basra serve`` process on a free port; its output goes to a file."""
-
-    def __init__(self, url: str, folder: Path, *options: str) -> None:
-        self.url = url
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.ws_base = f"ws://127.0.0.1:{self.port}"
-        folder.mkdir(parents=True, exist_ok=True)
-        self.log_path = folder / f"server-{self.port}.log"
-        command = [sys.executable, "-m", "basra", "serve", "--port", str(self.port),
-                   "--db", url, "--bot-delay", "0", *options]
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    async def ready(self, seconds: float = START_SECONDS) -> float:
-        """Wait until ``/readyz`` answers 200; the seconds it took."""
-        started = time.monotonic()
-        async with httpx.AsyncClient(base_url=self.base, timeout=2) as client:
-            while True:
-                if self.process.poll() is not None:
-                    raise AssertionError(f"the server exited with {self.process.returncode}:"
-                                         f"\n{self.log()[-3000:]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await client.get("/readyz")).status_code == 200:
-                        return time.monotonic() - started
-                if time.monotonic() - started > seconds:
-                    raise AssertionError(f"the server was not ready in {seconds:g} s:\n"
-                                         f"{self.log()[-3000:]}")
-                await asyncio.sleep(0.05)
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+def start(url: str, folder: Path, *options: str) -> Server:
+    """A server on ``url`` with no computer delay; not waited for."""
+    return Server(url, folder, "--bot-delay", "0", *options)
 
 
 @contextlib.asynccontextmanager
 async def serving(url: str, folder: Path, *options: str) -> AsyncIterator[Server]:
     """A ready server, killed on the way out."""
-    server = Server(url, folder, *options)
+    server = start(url, folder, *options)
     try:
         await server.ready()
         yield server
@@ -384,7 +325,7 @@ def test_kill_9_under_load_loses_no_confirmed_move(database: str, tmp_path: Path
     codes: list[str] = []
 
     async def scenario() -> None:
-        server = Server(url, tmp_path, *LIFTED)
+        server = start(url, tmp_path, *LIFTED)
         try:
             await server.ready()
             logs = await new_tables(server.base, 20)
@@ -429,43 +370,8 @@ def test_kill_9_under_load_loses_no_confirmed_move(database: str, tmp_path: Path
 # -- a full disk -------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def small_tmpfs(folder: Path, size: str = "8m") -> Iterator[Path]:
-    """A tmpfs of ``size`` mounted at ``folder`` (root only), unmounted on the way out."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root")
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command")
-    folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
-                              str(folder)], capture_output=True, text=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
-        yield folder
-    finally:
-        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(folder)], capture_output=True)
-
-
-def fill(path: Path) -> int:
-    """Write ``path`` until its file system is full; the bytes written."""
-    written = 0
-    with path.open("wb", buffering=0) as filler:
-        for size in (1 << 20, 1 << 12, 1):
-            block = b"\0" * size
-            while True:
-                try:
-                    written += filler.write(block)
-                except OSError as error:
-                    if error.errno != errno.ENOSPC:
-                        raise
-                    break
-    return written
-
-
 def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None:
-    with small_tmpfs(tmp_path / "disk") as disk:
+    with small_tmpfs(tmp_path / "disk", "8m") as disk:
         url = sqlite_url(disk / "full.db")
 
         async def scenario() -> None:
@@ -548,7 +454,7 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
 
 
 def test_a_read_only_database_stops_serve_at_once(tmp_path: Path) -> None:
-    with small_tmpfs(tmp_path / "ro") as folder:
+    with small_tmpfs(tmp_path / "ro", "8m") as folder:
         db = folder / "basra.db"
 
         async def first_run() -> None:
@@ -563,10 +469,8 @@ def test_a_read_only_database_stops_serve_at_once(tmp_path: Path) -> None:
                                    capture_output=True, text=True)
         assert remounted.returncode == 0, remounted.stderr
         started = time.monotonic()
-        result = subprocess.run(
-            [sys.executable, "-m", "basra", "serve", "--port", str(free_port()),
-             "--db", sqlite_url(db), "--bot-delay", "0"],
-            capture_output=True, text=True, timeout=30)
+        result = subprocess.run(serve_command(free_port(), sqlite_url(db), "--bot-delay", "0"),
+                                capture_output=True, text=True, timeout=30)
         took = time.monotonic() - started
     assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
     assert took < 10, f"took {took:.1f} s"

@@ -8,10 +8,7 @@ import asyncio
 import contextlib
 import json
 import re
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 
 from basra.server.security import CONTENT_SECURITY_POLICY, MAX_PATH, parse_origin
+from realserver import Server, sqlite_url
 
 OWN = "http://testserver"
 """The origin of the test client's requests (its Host is ``testserver``)."""
@@ -227,40 +225,15 @@ def test_the_largest_record_id_is_just_unknown(web: Any) -> None:
 
 # Against a real `basra serve`
 
-Served = tuple[int, "subprocess.Popen[str]"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """A ``basra serve`` child process: (port, process)."""
-    port = free_port()
-    db = tmp_path_factory.mktemp("security") / "serve.db"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "basra", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-         "--bot-delay", "0", "--allow-origin", "https://basra.example"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    stderr = server.stderr.read() if server.stderr else ""
-                    raise AssertionError(f"the server did not start: {stderr}") from None
-                time.sleep(0.2)
-        yield port, server
-    finally:
-        server.send_signal(signal.SIGINT)
-        _out, err = server.communicate(timeout=20)
-        assert "Traceback" not in err, err
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``basra serve`` child process."""
+    folder = tmp_path_factory.mktemp("security")
+    with Server(sqlite_url(folder / "serve.db"), folder, "--bot-delay", "0",
+                "--allow-origin", "https://basra.example", apart=True) as server:
+        server.wait("/")
+        yield server
+    assert "Traceback" not in server.errors(), server.errors()
 
 
 def exchange(port: int, head: bytes, body: Iterable[bytes] = (),
@@ -308,31 +281,31 @@ def upgrade_head(port: int, path: str, extra: str = "") -> bytes:
 
 
 @pytest.mark.parametrize("length", [4_000, 8_000, 8_200, 20_000, 70_000])
-def test_serve_refuses_a_socket_with_a_long_path_at_once(served: Served, length: int) -> None:
+def test_serve_refuses_a_socket_with_a_long_path_at_once(served: Server, length: int) -> None:
     """Over 8 KiB the websockets library refuses the request line; that refusal used to
     stay unsent and the connection open."""
-    port, _server = served
+    port = served.port
     started = time.monotonic()
     answer, _ = exchange(port, upgrade_head(port, "/ws/" + "a" * length))
     assert answer.split(b" ")[1] in (b"403", b"414"), answer[:200]
     assert time.monotonic() - started < 2
 
 
-def test_serve_refuses_a_socket_with_a_long_header_line_at_once(served: Served) -> None:
-    port, _server = served
+def test_serve_refuses_a_socket_with_a_long_header_line_at_once(served: Server) -> None:
+    port = served.port
     answer, _ = exchange(port, upgrade_head(port, "/ws/x", f"Cookie: {'a' * 9000}\r\n"))
     assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
 
 
-def test_serve_refuses_a_long_path_with_414(served: Served) -> None:
-    port, _server = served
+def test_serve_refuses_a_long_path_with_414(served: Server) -> None:
+    port = served.port
     head = f"GET /t/{'a' * 8000} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
     answer, _ = exchange(port, head)
     assert answer.startswith(b"HTTP/1.1 414"), answer[:200]
 
 
-def test_serve_refuses_a_declared_big_body_before_it_is_sent(served: Served) -> None:
-    port, _server = served
+def test_serve_refuses_a_declared_big_body_before_it_is_sent(served: Server) -> None:
+    port = served.port
     head = (f"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
             "Content-Length: 100000000\r\n\r\n").encode()
     answer, _ = exchange(port, head)
@@ -341,8 +314,8 @@ def test_serve_refuses_a_declared_big_body_before_it_is_sent(served: Served) -> 
     assert b'{"error": ' in answer
 
 
-def test_serve_stops_reading_a_chunked_body_past_the_cap(served: Served) -> None:
-    port, _server = served
+def test_serve_stops_reading_a_chunked_body_past_the_cap(served: Server) -> None:
+    port = served.port
     piece = b"x" * 65536
     chunk = b"%x\r\n" % len(piece) + piece + b"\r\n"
 
@@ -358,8 +331,8 @@ def test_serve_stops_reading_a_chunked_body_past_the_cap(served: Served) -> None
     assert sent < 20 * MAX_BODY, f"the server took {sent} bytes"
 
 
-def test_serve_checks_socket_origins(served: Served) -> None:
-    port, _server = served
+def test_serve_checks_socket_origins(served: Server) -> None:
+    port = served.port
     quick = json.loads(urllib.request.urlopen(urllib.request.Request(
         f"http://127.0.0.1:{port}/api/quick", data=b"{}", method="POST"), timeout=5).read())
     url = f"ws://127.0.0.1:{port}/ws/{quick['code']}"
