@@ -15,6 +15,7 @@ import shlex
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -151,6 +152,19 @@ def small_tmpfs(folder: Path, size: str) -> Iterator[Path]:
     finally:
         if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
             subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def fill_under(database: Path, filler: Path) -> int:
+    """Fill the file system of a SQLite ``database`` so that its next write fails: the
+    bytes written to ``filler``.
+
+    SQLite reuses the space of its write-ahead log once the log is checkpointed, so a full
+    disk is felt only when the log must grow: the log is truncated first (a checkpoint
+    from this process, as any other connection may run one), then the disk filled.
+    """
+    with contextlib.closing(sqlite3.connect(database, timeout=10)) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return fill(filler)
 
 
 def fill(path: Path) -> int:

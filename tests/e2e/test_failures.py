@@ -207,7 +207,7 @@ def test_a_full_disk_pauses_the_page_then_play_goes_on(
 
     filler = server.disk / "filler"
     try:
-        assert realserver.fill(filler) > 0
+        assert realserver.fill_under(server.db, filler) > 0
         expect(banner).to_be_visible(timeout=PAUSE_TIMEOUT_MS)
         expect(banner).to_have_text(PAUSED_EN)
         expect(banner).to_have_role("status")

@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from basra.cards import CARD_NAMES, card_names
 from basra.store import database_url
 from basra.store.schema import moves_table, records_table, seats_table, tables_table
-from realserver import Server, fill, free_port, serve_command, small_tmpfs, sqlite_url
+from realserver import Server, fill_under, free_port, serve_command, small_tmpfs, sqlite_url
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
@@ -379,11 +379,9 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
                     httpx.AsyncClient(base_url=server.base, timeout=10) as http:
                 logs = await new_tables(server.base, 3)
                 players = seat_players(logs, server.ws_base, pace=0.02)
-                # A few plays only: the write-ahead log must still be growing (once it
-                # wraps, SQLite writes over space it holds already).
                 await until(lambda: all(log.top >= 6 for log in logs), "the tables play")
 
-                assert fill(disk / "filler") > 0
+                assert fill_under(disk / "full.db", disk / "filler") > 0
                 await until(lambda: all(p.state is not None and p.state["paused"] == "storage"
                                         for p in players),
                             "every seat is told that the table is paused", 5)
