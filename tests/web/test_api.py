@@ -107,7 +107,7 @@ def test_quick_game_seats_the_caller_against_the_expert(web: Any) -> None:
     seats = info["seats"]
     assert [(s["seat"], s["side"], s["kind"], s["level"]) for s in seats] == [
         (0, 0, "human", None), (1, 1, "bot", "expert")]
-    assert [s["name"] for s in seats] == ["Amira", "expert"]
+    assert [s["name"] for s in seats] == ["Amira", "Layla"]
     assert all(s["taken"] for s in seats)
 
 
@@ -115,7 +115,7 @@ def test_quick_game_needs_no_body_and_gives_a_new_table_each_time(web: Any) -> N
     first = web.ok(web.http.post("/api/quick"))
     second = web.quick()
     assert first["code"] != second["code"] and first["token"] != second["token"]
-    assert web.info(first["code"])["seats"][0]["name"] == "Player 1"
+    assert web.info(first["code"])["seats"][0]["name"] == "Guest 1"
 
 
 def test_names_are_trimmed_to_printable_text_of_24_characters(web: Any) -> None:
@@ -147,7 +147,7 @@ def test_a_new_table_waits_for_its_humans_then_plays(web: Any) -> None:
     assert [s["kind"] for s in seats] == ["human", "bot", "human", "bot"]
     assert [s["level"] for s in seats] == [None, "expert", None, "greedy"]
     assert [s["side"] for s in seats] == [0, 1, 0, 1]
-    assert [s["name"] for s in seats] == ["Amira", "expert", None, "greedy"]
+    assert [s["name"] for s in seats] == ["Amira", "Layla", None, "Sami"]
     assert [s["taken"] for s in seats] == [True, True, False, True]
 
     listed = web.ok(web.http.get("/api/tables"))
@@ -160,7 +160,7 @@ def test_a_new_table_waits_for_its_humans_then_plays(web: Any) -> None:
     assert joined["seat"] == 2 and joined["token"] != created["token"]
     info = web.info(code)
     assert info["status"] == "playing"
-    assert [s["name"] for s in info["seats"]] == ["Amira", "expert", "Omar", "greedy"]
+    assert [s["name"] for s in info["seats"]] == ["Amira", "Layla", "Omar", "Sami"]
     assert code in error_of(web.http.post(f"/api/tables/{code}/join", json={}), 409)
     error_of(web.http.post(f"/api/tables/{code}/join", json={"seat": 2}), 409)
 
@@ -309,7 +309,7 @@ def test_a_finished_quick_game_is_listed_in_records(finished: Any) -> None:
     entry = listed[0]
     assert entry["id"] == result["record_id"]
     assert entry["code"] == quick["code"] and entry["variant"] == "egyptian"
-    assert entry["players"] == ["Amira", "expert"]
+    assert entry["players"] == ["Amira", "Layla (expert)"]
     assert entry["totals"] == result["totals"] and entry["winner"] == result["winner"]
     assert abs(entry["finished_at"] - time.time() * 1000) < 600_000
     assert web.info(quick["code"])["records"] == [entry["id"]]
@@ -326,7 +326,7 @@ def test_a_stored_record_replays(finished: Any) -> None:
     record = response.json()
     assert record["format"] == FORMAT == "basra-record/1"
     assert record["variant"] == "egyptian"
-    assert [p["name"] for p in record["players"]] == ["Amira", "expert"]
+    assert [p["name"] for p in record["players"]] == ["Amira", "Layla (expert)"]
     assert [p["kind"] for p in record["players"]] == ["human", "bot"]
     match = replay(record)
     assert match.is_over and match.totals == end["result"]["totals"]
@@ -389,7 +389,7 @@ def test_frames_show_every_play_of_every_deal(finished: Any) -> None:
     assert summary["variant"] == "egyptian" and summary["deals"] == len(deals)
     assert summary["totals"] == record["result"]["totals"]
     assert summary["winner"] == record["result"]["winner"]
-    assert [p["name"] for p in summary["players"]] == ["Amira", "expert"]
+    assert [p["name"] for p in summary["players"]] == ["Amira", "Layla (expert)"]
 
     totals = [0, 0]
     index = 0
@@ -501,7 +501,7 @@ def test_a_quick_game_is_played_to_the_end_and_stored(database: str, start_web: 
     listed = web.ok(web.http.get("/api/records?limit=100"))
     assert record_id in [entry["id"] for entry in listed]
     record = web.ok(web.http.get(f"/api/records/{record_id}"))
-    assert [p["name"] for p in record["players"]] == ["Huda", "expert"]
+    assert [p["name"] for p in record["players"]] == ["Huda", "Layla (expert)"]
     assert replay(record).totals == end["result"]["totals"]
     frames = frames_of(web, record_id)["frames"]
     assert len(frames) == sum(1 + len(deal["plays"]) for deal in record["deals"])

@@ -158,6 +158,7 @@ def test_a_seat_is_sent_its_own_view_on_connecting(web: Any) -> None:
 def test_a_watcher_sees_no_hand_and_no_moves(web: Any) -> None:
     quick = web.quick("Amira")
     seat = web.connect(quick["code"], quick["token"])
+    seat.wait_for(lambda s: s["deal"]["to_play"] == 0)  # the computer has made its move
     watcher = web.connect(quick["code"])
     state = watcher.state
     assert set(state) == STATE_KEYS
@@ -391,7 +392,7 @@ def test_after_the_end_plays_are_refused_and_a_rematch_starts_match_two(web: Any
     listed = web.ok(web.http.get("/api/records"))
     assert [(r["id"], r["code"], r["match_number"]) for r in listed] == [
         (result["record_id"], duel.code, 1)]
-    assert listed[0]["players"] == ["Amira", "Player 2"]
+    assert listed[0]["players"] == ["Amira", "Guest 2"]
 
     duel.seats[1].send({"type": "rematch"})
     for client in duel.clients:
@@ -401,7 +402,7 @@ def test_after_the_end_plays_are_refused_and_a_rematch_starts_match_two(web: Any
         assert state["seq"] == 0 and state["result"] is None and state["last_play"] is None
         assert state["totals"] == [0, 0] and state["deal_scores"] == []
         assert state["deal"]["number"] == 1
-        assert [s["name"] for s in state["table"]["seats"]] == ["Amira", "Player 2"]
+        assert [s["name"] for s in state["table"]["seats"]] == ["Amira", "Guest 2"]
     assert web.info(duel.code)["records"] == [result["record_id"]]
     for seat, token in enumerate(duel.tokens):  # the same tokens hold the same seats
         fresh = web.fresh_state(duel.code, token)

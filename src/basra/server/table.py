@@ -15,6 +15,7 @@ from typing import Any
 from basra.bots import BOT_LEVELS
 from basra.cards import CARD_NAMES, card_names, parse_card
 from basra.match import Match, Play
+from basra.names import computer_label, computer_name, guest_name
 from basra.record import Player, match_record
 from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
 
@@ -188,7 +189,8 @@ class Table:
         self.seed = seed
         self.match_number = match_number
         self.names: list[str | None] = [
-            None if seat.kind == "human" else seat.level for seat in config.seats
+            None if seat.kind == "human" else computer_name(index)
+            for index, seat in enumerate(config.seats)
         ]
         self.token_hashes: dict[int, str] = {}
         self.away: set[int] = set()
@@ -245,7 +247,7 @@ class Table:
                 raise JoinError(f"seat {seat} is taken")
             chosen = seat
         try:
-            display = clean_name(name, f"Player {chosen + 1}")
+            display = clean_name(name, guest_name(chosen))
         except ConfigError as error:
             raise JoinError(str(error), 400) from None
         token = secrets.token_urlsafe(18)
@@ -352,8 +354,8 @@ class Table:
         if self.match is None:
             raise IntentError("waiting", "the match has not started")
         players = [
-            Player(name or f"Player {seat + 1}",
-                   "human" if self.is_human(seat) else "bot")
+            Player(name or guest_name(seat), "human") if self.is_human(seat)
+            else Player(computer_label(seat, self.level_for(seat)), "bot")
             for seat, name in enumerate(self.names)
         ]
         return match_record(self.match, players)
