@@ -2,7 +2,8 @@
 upgrades in place when a newer one opens it, keeping every row.
 
 Runs on SQLite, and on PostgreSQL in a database of its own when
-``BASRA_TEST_POSTGRES_URL`` names a server (as CI does).
+``BASRA_TEST_POSTGRES_URL`` names a server (``tests/conftest.py`` starts one when
+PostgreSQL is installed).
 """
 
 from __future__ import annotations

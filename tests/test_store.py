@@ -1,9 +1,10 @@
 """The store (``basra.store``): tables, seats, moves and finished records in SQL.
 
 Every test runs on a fresh SQLite file, and on PostgreSQL too when the environment
-variable ``BASRA_TEST_POSTGRES_URL`` names a database (as CI does), e.g.
-``postgresql+asyncpg://postgres@localhost:5433/basra_test``. Tests there use fresh table
-codes and delete their rows afterwards, so they can run again and again.
+variable ``BASRA_TEST_POSTGRES_URL`` names a database, e.g.
+``postgresql+asyncpg://postgres@localhost:5433/basra_test`` (``tests/conftest.py`` starts
+one when PostgreSQL is installed). Tests there use fresh table codes and delete their rows
+afterwards, so they can run again and again.
 """
 
 from __future__ import annotations

@@ -26,9 +26,12 @@ from basra.server import create_app
 from basra.store import Store
 from basra.store.db import moves_table, records_table, seats_table, tables_table
 
-POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
-DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
-"""The backends the store-dependent tests run on: PostgreSQL only where CI names one."""
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL database, if any: read when used, since ``tests/conftest.py``
+    may set it after this file is imported (``pytest tests/web``)."""
+    return os.environ.get("BASRA_TEST_POSTGRES_URL") or None
+
 
 RECEIVE_SECONDS = 10.0
 """How long a test waits for a message before it fails (instead of hanging)."""
@@ -244,7 +247,7 @@ class Web:
 
 def app_for(database: str, tmp_path: Any, **options: Any) -> FastAPI:
     """An app storing in a fresh SQLite file, or in the test PostgreSQL database."""
-    url = f"sqlite:///{tmp_path}/t.db" if database == "sqlite" else POSTGRES_URL
+    url = f"sqlite:///{tmp_path}/t.db" if database == "sqlite" else postgres_url()
     assert url is not None
     return create_app(url, **{"bot_delay": 0, "master_ms": 50, **options})
 
@@ -282,8 +285,9 @@ def start_web(tmp_path: Any) -> Iterator[Callable[..., Web]]:
         yield start
     codes = [code for database, web in started if database == "postgresql"
              for code in web.hub.tables]
-    if POSTGRES_URL and codes:
-        delete_rows(POSTGRES_URL, codes)
+    url = postgres_url()
+    if url and codes:
+        delete_rows(url, codes)
 
 
 def delete_rows(url: str, codes: list[str]) -> None:

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs with apt what the test suite needs from the system and is missing, and does
+# nothing when it is all there:
+#   python3-venv  for `python3 -m venv` (Debian's Python lacks ensurepip without it);
+#   chromium      the browser tests (tests/e2e) drive it and never download one; skipped
+#                 when $BASRA_CHROMIUM names a Chromium that exists;
+#   postgresql    the storage tests also run on a throwaway PostgreSQL server that the
+#                 test session starts (tests/conftest.py).
+# Uses sudo when not root. Usage: sh tests/system-packages.sh
+set -eu
+
+missing=""
+python3 -c "import ensurepip" 2>/dev/null || missing="$missing python3-venv"
+[ -x "${BASRA_CHROMIUM:-/usr/bin/chromium}" ] || missing="$missing chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
+[ -n "$missing" ] || exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo="sudo"; fi
+if ! command -v apt-get >/dev/null 2>&1 || { [ "$(id -u)" -ne 0 ] && [ -z "$sudo" ]; }; then
+  echo "tests/system-packages.sh: cannot install$missing here (needs apt-get, and root or sudo): install them by hand" >&2
+  exit 1
+fi
+
+echo "Installing$missing with apt-get"
+$sudo apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
