@@ -25,7 +25,7 @@ from basra.state import DealState
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
               "carry", "deal_scores", "result", "deadline", "paused"}
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
-             "pile_counts", "basras", "last_capturer"}
+             "pile_counts", "basras", "last_capturer", "pile", "last_captures"}
 CARD_SET = set(CARD_NAMES)
 
 
@@ -90,10 +90,37 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None,
         assert not leaked, f"seat {seat} was sent hidden cards {leaked} at seq {message['seq']}"
         own = names(state.hands[seat]) if seat is not None else set()
         assert set(message["deal"]["hand"]) == own
+        check_piles(message["deal"], seat, state)
         if seat is None or state.to_play != seat or state.is_over:
             assert message["legal"] == []
         checked += 1
     return checked
+
+
+def check_piles(deal: dict[str, Any], seat: int | None, state: DealState) -> None:
+    """Captured piles lie face down: a seat is sent its own side's pile and no card of
+    another side's pile but those of that side's last capture (made face up); a watcher
+    is sent no pile."""
+    side_of = state.rules.side_of
+    mine = None if seat is None else side_of[seat]
+    if mine is None:
+        assert deal["pile"] is None, "a watcher was sent a pile"
+    else:
+        assert deal["pile"] == sorted(deal["pile"], key=CARD_NAMES.index)
+        assert set(deal["pile"]) == names(state.piles[mine])
+    others = set().union(*(names(pile) for side, pile in enumerate(state.piles)
+                           if side != mine))
+    rest = {key: value for key, value in deal.items() if key != "last_captures"}
+    leaked = cards_in(rest) & others
+    assert not leaked, f"seat {seat} was sent another side's pile {leaked}"
+    assert len(deal["last_captures"]) == len(state.piles)
+    for side, capture in enumerate(deal["last_captures"]):
+        if capture is None:
+            assert side != mine or not deal["pile"]
+            continue
+        assert side_of[capture["seat"]] == side
+        taken = {capture["card"], *capture["captured"]}
+        assert capture["captured"] and taken <= names(state.piles[side])
 
 
 def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
@@ -193,3 +220,19 @@ def test_the_checker_catches_a_leak() -> None:
     message["deal"].update(number=1, hand=sorted(names(state.hands[0])), floor=[theirs[0]])
     with pytest.raises(AssertionError, match="hidden cards"):
         check_messages([message], 0, [(1, state)])
+
+
+def test_the_checker_catches_another_sides_pile() -> None:
+    """The pile check fails when a seat is sent cards of another side's pile."""
+    match = Match(make_rules("egyptian"), seed=3)
+    while not match.state.piles[1]:  # play until seat 1 has captured something
+        match.play(max(match.legal_moves(), key=lambda move: (move >> 6).bit_count()))
+    state = match.state
+    deal = {key: None for key in DEAL_KEYS}
+    deal.update(pile=sorted(names(state.piles[0]), key=CARD_NAMES.index),
+                last_captures=[None, None], hand=[])
+    check_piles(dict(deal), 0, state)
+    with pytest.raises(AssertionError, match="another side's pile"):
+        check_piles(deal | {"floor": sorted(names(state.piles[1]))}, 0, state)
+    with pytest.raises(AssertionError, match="a watcher was sent a pile"):
+        check_piles(deal, None, state)

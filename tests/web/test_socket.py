@@ -25,7 +25,7 @@ State = dict[str, Any]
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
               "carry", "deal_scores", "result", "deadline", "paused"}
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
-             "pile_counts", "basras", "last_capturer"}
+             "pile_counts", "basras", "last_capturer", "pile", "last_captures"}
 SEAT_KEYS = {"seat", "side", "kind", "name", "level", "taken", "connected", "away"}
 
 

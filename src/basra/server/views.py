@@ -73,6 +73,19 @@ def _public(observation: Observation) -> Observation:
     return dataclasses.replace(observation, hand=0, legal_moves=())
 
 
+def last_captures(view: Observation) -> list[dict[str, Any] | None]:
+    """Each side's latest capture of the current deal (public: every capture was made face
+    up on the floor), or None for a side that has captured nothing yet."""
+    side_of = view.rules.side_of
+    latest: list[dict[str, Any] | None] = [None] * view.rules.sides
+    for play in view.plays:
+        if play.captured:
+            latest[side_of[play.seat]] = {
+                "seat": play.seat, "card": CARD_NAMES[play.card],
+                "captured": card_names(play.captured), "basra": play.basra}
+    return latest
+
+
 def shared_parts(table: Table) -> dict[str, Any]:
     """The parts of a state message that every connection of the table gets alike."""
     match = table.match
@@ -121,6 +134,9 @@ def state_message(table: Table, seat: int | None,
         "hand_counts": list(view.hand_counts), "stock_count": view.stock_count,
         "pile_counts": list(view.pile_counts), "basras": list(view.basras),
         "last_capturer": view.last_capturer,
+        # Captured piles lie face down: a seat may look through its own side's pile only.
+        "pile": None if seat is None else card_names(view.piles[view.side]),
+        "last_captures": last_captures(view),
     }
     message["legal"] = [
         {"card": CARD_NAMES[move & 63], "captured": card_names(move >> 6),
