@@ -13,6 +13,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import NamedTuple
@@ -61,6 +63,29 @@ def search_moves(observation: Observation, seconds: float, seed: int,
     return list(zip(sums, counts, strict=True))
 
 
+def _ignore_interrupts() -> None:
+    """Run in each worker: Ctrl-C is for the process that owns the pool, which stops its
+    workers, so a worker never dies of it with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """Fork server processes where there are, started with Ctrl-C ignored: the workers it
+    forks then ignore it from their first instruction, before ``_ignore_interrupts`` runs.
+    Not fork: the caller may run threads (a progress bar)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    if threading.current_thread() is threading.main_thread():
+        from multiprocessing import forkserver
+
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    return multiprocessing.get_context("forkserver")
+
+
 def _fully_known(observation: Observation) -> bool:
     return observation.rules.sides == 2 and observation.rules.players == 2 and (
         observation.stock_count == 0
@@ -106,12 +131,9 @@ class MasterBot:
                 results = [search_moves(observation, seconds, seeds[0], self.samples)]
             else:
                 if self._pool is None:
-                    # Not fork: the caller may run threads (a progress bar).
-                    context = multiprocessing.get_context(
-                        "forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                        else "spawn")
                     self._pool = ProcessPoolExecutor(max_workers=self.workers,
-                                                     mp_context=context)
+                                                     mp_context=_pool_context(),
+                                                     initializer=_ignore_interrupts)
                 futures = [self._pool.submit(search_moves, observation, seconds, s, self.samples)
                            for s in seeds]
                 results = [f.result() for f in futures]
