@@ -13,6 +13,7 @@ import json
 import os
 import uuid
 from collections.abc import Iterator
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -126,7 +127,7 @@ def test_a_database_of_the_first_schema_upgrades_in_place(empty_url: str) -> Non
             assert again is not None and again.moves == [5, 17, 40, (1 << 58) - 1]
             async with store.engine.connect() as conn:
                 version = await conn.execute(text("SELECT version_num FROM alembic_version"))
-                assert version.scalar_one() == "0002"
+                assert version.scalar_one() == "0003"
                 column = await conn.run_sync(lambda sync: next(
                     c for c in inspect(sync).get_columns("basra_moves") if c["name"] == "move"))
                 if store.sqlite:
@@ -171,3 +172,59 @@ def test_a_fresh_database_gets_exactly_the_schema_the_code_uses(empty_url: str) 
                        if not (isinstance(d, list) and d[0][0] == "modify_type"
                                and d[0][2:4] == ("basra_moves", "move"))]
     assert differences == []
+
+
+def test_a_database_of_revision_0002_upgrades_and_keeps_its_records(empty_url: str) -> None:
+    """Records stored before ``computer_seats`` existed read as finished by their players;
+    new ones keep the seats the computer finished for."""
+    from alembic import command
+    from alembic.config import Config
+
+    from basra.record import dumps
+    from basra.store.db import migrate
+
+    record = {"variant": "egyptian", "players": [{"name": "Amira", "kind": "human"},
+                                                 {"name": "Layla (expert)", "kind": "bot"}],
+              "result": {"totals": [101, 62], "winner": 0}}
+
+    async def make_0002() -> None:
+        def upgrade(sync: Any) -> None:
+            config = Config()
+            config.set_main_option("script_location", str(
+                resources.files("basra.store") / "migrations"))
+            config.attributes["connection"] = sync
+            command.upgrade(config, "0002")
+
+        engine = create_async_engine(empty_url)
+        async with engine.begin() as conn:
+            await conn.run_sync(upgrade)
+            columns = await conn.run_sync(lambda sync: [
+                c["name"] for c in inspect(sync).get_columns("basra_records")])
+            assert "computer_seats" not in columns
+            await conn.execute(text(
+                "INSERT INTO basra_records (code, match_number, variant, players, totals, "
+                "winner, finished_at, record) VALUES ('old2', 1, 'egyptian', "
+                "'[\"Amira\", \"Layla (expert)\"]', '[101, 62]', 0, 5, '{}')"))
+        await engine.dispose()
+
+    run(make_0002)
+
+    async def upgrade_and_use() -> None:
+        store = Store(empty_url)
+        await store.open()
+        try:
+            async with store.engine.connect() as conn:
+                version = await conn.execute(text("SELECT version_num FROM alembic_version"))
+                assert version.scalar_one() == "0003"
+            [old] = await store.list_records(code="old2")
+            assert old.players == ["Amira", "Layla (expert)"] and old.totals == [101, 62]
+            assert old.computer_seats == [] and old.summary()["computer_seats"] == []
+            new_id = await store.save_record("new3", 1, record, dumps(record), [0])
+            found = await store.get_record(new_id)
+            assert found is not None and found.summary()["computer_seats"] == [0]
+            async with store.engine.begin() as conn:
+                await conn.run_sync(migrate)  # already at the head: nothing changes
+        finally:
+            await store.close()
+
+    run(upgrade_and_use)

@@ -382,7 +382,7 @@ def test_records_are_saved_listed_and_found(url: str, new_code: Callable[[], str
         start = int(time.time() * 1000)
         first = await store.save_record(code, 1, record, text)
         second = await store.save_record(other, 1, record, text)
-        third = await store.save_record(code, 2, record, text)
+        third = await store.save_record(code, 2, record, text, computer_seats=[0])
         assert first < second < third
         found = await store.get_record(third)
         assert isinstance(found, StoredRecord)
@@ -396,7 +396,9 @@ def test_records_are_saved_listed_and_found(url: str, new_code: Callable[[], str
         assert found.summary() == {
             "id": third, "code": code, "match_number": 2, "variant": "egyptian",
             "players": ["Amira", "greedy"], "totals": record["result"]["totals"],
-            "winner": record["result"]["winner"], "finished_at": found.finished_at}
+            "winner": record["result"]["winner"], "finished_at": found.finished_at,
+            "computer_seats": [0]}
+        assert [r.computer_seats for r in await store.list_records(code=code)] == [[0], []]
         assert [r.id for r in await store.list_records(code=code)] == [third, first]
         assert [r.id for r in await store.list_records(code=other)] == [second]
         assert [r.id for r in await store.list_records(limit=1, code=code)] == [third]

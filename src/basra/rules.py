@@ -45,6 +45,7 @@ __all__ = [
     "BASRA_RULES",
     "JACK_BASRA_RULES",
     "MAJORITY_TIE_RULES",
+    "OPTION_GROUPS",
     "OPTION_RANGES",
     "PRESETS",
     "SEVEN_DIAMONDS_RULES",
@@ -55,6 +56,7 @@ __all__ = [
     "RulesError",
     "make_rules",
     "option_names",
+    "option_specs",
     "preset",
 ]
 
@@ -347,6 +349,58 @@ class Rules:
 def option_names() -> list[str]:
     """The names of every rule option, in order."""
     return [f.name for f in dataclasses.fields(Rules)]
+
+
+OPTION_GROUPS: dict[str, tuple[str, ...]] = {
+    "table": ("players", "partnership", "target", "basra_points"),
+    "deal": ("hand_size", "floor_size", "bury"),
+    "capture": ("sums", "optional_capture", "seven_diamonds"),
+    "basra": ("basra", "jack_basra", "last_play_basra"),
+    "score": ("card_points", "majority_points", "majority_tie"),
+    "match": ("tie_rule", "target_step", "target_raise"),
+}
+"""Every option in one group, as a New table form shows them: ``table`` holds what most
+tables set (players, partners, target, points per basra), the others the house rules of
+one part of the game."""
+
+
+def option_specs() -> list[dict[str, Any]]:
+    """Every option as a form offers it, in the order of :data:`OPTION_GROUPS`: its
+    ``name``, ``group`` and ``kind`` (``number`` with its ``range``, ``flag``, ``choice``
+    with its ``choices``, ``cards``: a list of ranks and cards, ``card_points``: points by
+    rank or card, each within ``range``).
+
+    >>> specs = {spec["name"]: spec for spec in option_specs()}
+    >>> specs["target"]
+    {'name': 'target', 'group': 'table', 'kind': 'number', 'range': [1, 10000]}
+    >>> specs["majority_tie"]
+    {'name': 'majority_tie', 'group': 'score', 'kind': 'choice', 'choices': ['none', 'carry']}
+    >>> [spec["kind"] for spec in option_specs() if spec["group"] == "deal"]
+    ['number', 'number', 'cards']
+    >>> sorted(specs) == sorted(option_names())
+    True
+    """
+    defaults = Rules()
+    specs: list[dict[str, Any]] = []
+    for group, names in OPTION_GROUPS.items():
+        for name in names:
+            spec: dict[str, Any] = {"name": name, "group": group}
+            default = getattr(defaults, name)
+            if name == "bury":
+                spec["kind"] = "cards"
+            elif name == "card_points":
+                spec["kind"] = "card_points"
+                spec["range"] = list(OPTION_RANGES[name])
+            elif isinstance(default, bool):
+                spec["kind"] = "flag"
+            elif isinstance(default, int):
+                spec["kind"] = "number"
+                spec["range"] = list(OPTION_RANGES[name])
+            else:
+                spec["kind"] = "choice"
+                spec["choices"] = list(_CHOICES[name])
+            specs.append(spec)
+    return specs
 
 
 def _parse_bool(name: str, value: object) -> bool:

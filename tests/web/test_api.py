@@ -311,6 +311,7 @@ def test_a_finished_quick_game_is_listed_in_records(finished: Any) -> None:
     assert entry["code"] == quick["code"] and entry["variant"] == "egyptian"
     assert entry["players"] == ["Amira", "Layla (expert)"]
     assert entry["totals"] == result["totals"] and entry["winner"] == result["winner"]
+    assert entry["computer_seats"] == []  # Amira finished her match herself
     assert abs(entry["finished_at"] - time.time() * 1000) < 600_000
     assert web.info(quick["code"])["records"] == [entry["id"]]
     assert web.info(quick["code"])["status"] == "finished"

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from basra.bots import BOT_LEVELS
 from basra.record import RecordError, loads
-from basra.rules import OPTION_RANGES, option_names
+from basra.rules import OPTION_RANGES, option_names, option_specs
 from basra.store import StorageError, Store
 
 from .hub import (
@@ -195,7 +195,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         return {"levels": list(BOT_LEVELS), "options": option_names(),
-                "ranges": {name: list(bounds) for name, bounds in OPTION_RANGES.items()}}
+                "ranges": {name: list(bounds) for name, bounds in OPTION_RANGES.items()},
+                "specs": option_specs()}
 
     def seated(table_code: str, seat: int | None, token: str | None) -> dict[str, Any]:
         return {"code": table_code, "seat": seat, "token": token, "url": f"/t/{table_code}"}
@@ -219,8 +220,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        listed = [t for t in hub.tables.values() if t.status != "finished"]
-        listed.sort(key=lambda t: (t.status != "waiting", t.code))
+        """Tables that someone can join: waiting for a person in a free seat."""
+        listed = [t for t in hub.tables.values() if t.status == "waiting" and t.free_seats()]
+        listed.sort(key=lambda t: t.code)
         return [
             {"code": t.code, "variant": t.config.variant, "players": t.rules.players,
              "status": t.status, "seats": seat_list(t)}

@@ -454,14 +454,15 @@ class Hub:
             else:
                 assert intent.seq is not None and intent.card is not None
                 move = table.resolve_play(seat, intent.seq, intent.card, intent.captured)
-                await self._commit(table, move)
+                await self._commit(table, move, mover=seat)
                 table.away.discard(seat)  # playing is coming back
         self._changed(table)
 
     # -- play ----------------------------------------------------------------------------
 
-    async def _commit(self, table: Table, move: int) -> None:
-        """Store a legal move, then play it (call with the table's lock held)."""
+    async def _commit(self, table: Table, move: int, mover: int | None = None) -> None:
+        """Store a legal move, then play it (call with the table's lock held); ``mover``
+        is the human seat that played it itself, if one did."""
         try:
             await self.store.add_move(table.code, table.match_number, table.seq, move)
         except StorageError as error:
@@ -470,16 +471,19 @@ class Hub:
                               ) from None
         table.apply(move)
         if table.status == "finished":
-            await self._save_record(table)
+            await self._save_record(table, mover=mover)
 
-    async def _save_record(self, table: Table, announce: bool = False) -> None:
-        """Store the finished match's record; with ``announce``, send the table's
-        connections the state that names it."""
+    async def _save_record(self, table: Table, announce: bool = False,
+                           mover: int | None = None) -> None:
+        """Store the finished match's record, with the human seats the computer was
+        playing for at the end (but ``mover``, who made the last play itself); with
+        ``announce``, send the table's connections the state that names it."""
         number = table.match_number
         record = table.record()
+        finished_for = sorted(seat for seat in table.away if seat != mover)
         try:
             record_id = await self.store.save_record(table.code, number, record,
-                                                     dumps(record))
+                                                     dumps(record), finished_for)
         except StorageError:
             log.exception("the record of table %s, match %d, could not be stored; it "
                           "is written when the table is loaded again", table.code, number)

@@ -147,12 +147,16 @@ class StoredRecord:
     finished_at: int
     record: str
     """The ``basra-record/1`` document as JSON text."""
+    computer_seats: list[int] = field(default_factory=list)
+    """The human seats the computer was playing for when the match ended (their players
+    had left or run out of time): the computer finished the match for them."""
 
     def summary(self) -> dict[str, Any]:
         return {
             "id": self.id, "code": self.code, "match_number": self.match_number,
             "variant": self.variant, "players": self.players, "totals": self.totals,
             "winner": self.winner, "finished_at": self.finished_at,
+            "computer_seats": self.computer_seats,
         }
 
 
@@ -590,15 +594,17 @@ class Store:
     # -- records ---------------------------------------------------------------------
 
     async def save_record(self, code: str, match_number: int, record: dict[str, Any],
-                          text: str) -> int:
+                          text: str, computer_seats: Iterable[int] = ()) -> int:
         """Store a finished match's record (once: saving the same match again keeps the
-        first) and mark the table finished; returns the record's id."""
+        first) and mark the table finished; returns the record's id. ``computer_seats``
+        are the human seats the computer was playing for when the match ended."""
         result = record["result"]
         values = dict(
             code=code, match_number=match_number, variant=record["variant"],
             players=json.dumps([p["name"] for p in record["players"]]),
             totals=json.dumps(result["totals"]), winner=result["winner"],
             finished_at=_now_ms(), record=text,
+            computer_seats=json.dumps(sorted(set(computer_seats))),
         )
 
         def write(conn: Connection) -> int:
@@ -722,4 +728,5 @@ def _stored(row: Any) -> StoredRecord:
         id=row.id, code=row.code, match_number=row.match_number, variant=row.variant,
         players=json.loads(row.players), totals=json.loads(row.totals), winner=row.winner,
         finished_at=row.finished_at, record=row.record,
+        computer_seats=json.loads(row.computer_seats) if row.computer_seats else [],
     )

@@ -84,9 +84,13 @@ records_table = Table(
     Column("winner", Integer, nullable=False),
     Column("finished_at", BigInteger, nullable=False),
     Column("record", Text, nullable=False),
+    Column("computer_seats", Text, nullable=True),
     Index("ux_basra_records_match", "code", "match_number", unique=True),
 )
-"""A match's record is written once: ``(code, match_number)`` is unique."""
+"""A match's record is written once: ``(code, match_number)`` is unique.
+``computer_seats`` is the JSON list of the human seats the computer was playing for when
+the match ended (its player had left or run out of time); NULL in records stored before
+it was kept."""
 
 meta_table = Table(
     "basra_meta", metadata,
