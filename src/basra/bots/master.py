@@ -82,7 +82,8 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         try:
             forkserver.ensure_running()
         finally:
-            signal.signal(signal.SIGINT, previous)
+            signal.signal(signal.SIGINT, signal.default_int_handler if previous is None
+                          else previous)
     return multiprocessing.get_context("forkserver")
 
 
