@@ -6,7 +6,8 @@ database. When that variable is not set and PostgreSQL's server is installed (De
 ``postgresql`` package, in ``/usr/lib/postgresql/*/bin``), the session starts a cluster of
 its own: in a temporary folder, on a free port of 127.0.0.1, as the ``postgres`` user when
 run as root, with a database ``basra_test``. The variable is set before any test module is
-collected, and the cluster is stopped and removed when the session ends.
+collected, and the cluster is stopped and removed when the session ends (by a watchdog
+process if the session is killed).
 
 - Without PostgreSQL's server the PostgreSQL variants are not collected, and the run ends
   with one line saying so (``sh tests/system-packages.sh`` installs it).
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import shlex
 import shutil
 import socket
 import subprocess
@@ -75,6 +77,9 @@ class Cluster:
         self.data = self.folder / "data"
         self.log = self.folder / "log"
         self.started = False
+        self.watchdog: subprocess.Popen[bytes] | None = None
+        self.alive = -1
+        self.watch()
 
     def run(self, program: str, *arguments: str, owner: bool = True) -> None:
         command = [*(self.as_user if owner else []), str(self.binaries / program), *arguments]
@@ -107,14 +112,30 @@ class Cluster:
                  owner=False)
         return f"postgresql+asyncpg://{SUPERUSER}@127.0.0.1:{port}/{DATABASE}"
 
+    def watch(self) -> None:
+        """Start a watchdog that stops the server (if it runs) and deletes the folder once
+        this process ends, however it ends (a killed test run leaves no server behind): it
+        waits for the end of a pipe that only this process writes to."""
+        stop = shlex.join([*self.as_user, str(self.binaries / "pg_ctl"), "-D", str(self.data),
+                           "-m", "fast", "-w", "stop"])
+        script = f"read _ignored; {stop} >/dev/null 2>&1; rm -rf {shlex.quote(str(self.folder))}"
+        read_end, self.alive = os.pipe()
+        try:
+            self.watchdog = subprocess.Popen(
+                ["sh", "-c", script], stdin=read_end, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, start_new_session=True)
+        finally:
+            os.close(read_end)
+
     def remove(self) -> None:
         """Stop the server (if it runs) and delete the folder."""
-        if self.started:
-            try:
-                self.run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
-            except RuntimeError:
-                self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
-            self.started = False
+        if self.watchdog is not None:
+            os.close(self.alive)
+            self.watchdog.wait(timeout=60)
+            self.watchdog = None
+        elif self.started:
+            self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        self.started = False
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
