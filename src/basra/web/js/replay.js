@@ -3,7 +3,8 @@
 import { $, el } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
-import { cardList, hasKey, levelName, setupLang, t } from "./i18n.js";
+import { cardList, setupLang, t } from "./i18n.js";
+import { shownName, variantName } from "./matches.js";
 
 const recordId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 
@@ -18,17 +19,36 @@ function showError(message) {
 function playerName(seat) {
   const player = record?.players?.[seat];
   const name = typeof player === "string" ? player : player?.name;
-  if (player?.kind === "bot" && hasKey(`level_${name}`)) return t("computer_level", { level: levelName(name) });
-  return name || t("seat_n", { n: seat + 1 });
+  return shownName(name, { kind: player?.kind ?? null }) || t("seat_n", { n: seat + 1 });
+}
+
+/** A player's name isolated from the text around it (a name in one script keeps its
+ * order in a line of the other). */
+function nameNode(seat) {
+  return el("bdi", { class: "player-name", text: playerName(seat) });
+}
+
+/** A translated sentence with its {name} hole filled by `node`. */
+function withName(key, params, node) {
+  const [before, after = ""] = t(key, { ...params, name: "\u0000" }).split("\u0000");
+  const out = document.createDocumentFragment();
+  out.append(before, node, after);
+  return out;
 }
 
 function sideCount(frame) {
   return frame.totals.length;
 }
 
-function sideLabel(frame, side) {
-  const seats = frame.hands.map((_, seat) => seat).filter((seat) => seat % sideCount(frame) === side);
-  return seats.map(playerName).join(" & ");
+function sideSeats(frame, side) {
+  return frame.hands.map((_, seat) => seat).filter((seat) => seat % sideCount(frame) === side);
+}
+
+/** The names of a side's players, each isolated, joined by "&". */
+function sideNames(frame, side) {
+  const out = document.createDocumentFragment();
+  sideSeats(frame, side).forEach((seat, i) => out.append(i ? " & " : "", nameNode(seat)));
+  return out;
 }
 
 function load(answer) {
@@ -62,7 +82,7 @@ function playSentence(play) {
   const text = t(key, { name: "\u0000", card: "\u0001", cards: "\u0002" });
   const out = document.createDocumentFragment();
   for (const part of text.split(/([\u0000-\u0002])/)) {
-    if (part === "\u0000") out.append(el("strong", { text: playerName(play.seat) }));
+    if (part === "\u0000") out.append(el("strong", {}, nameNode(play.seat)));
     else if (part === "\u0001") out.append(miniCard(play.card));
     else if (part === "\u0002") play.captured.forEach((c, i) => out.append(i ? " " : "", miniCard(c)));
     else if (part) out.append(part);
@@ -79,7 +99,7 @@ function renderDealScore(frame) {
   const sides = score.total.length;
   const head = el("tr", {}, el("td"));
   for (let side = 0; side < sides; side++) {
-    head.append(el("th", { scope: "col", class: `side-${side}`, text: sideLabel(frame, side) }));
+    head.append(el("th", { scope: "col", class: `side-${side}` }, sideNames(frame, side)));
   }
   const rows = [
     ["cards", score.cards], ["majority", score.majority], ["card_points", score.card_points],
@@ -91,21 +111,35 @@ function renderDealScore(frame) {
   if (left && left.cards?.length) {
     notes.push(left.seat === null || left.seat < 0
       ? t("leftover_nobody", { cards: cardList(left.cards) })
-      : t("leftover", { cards: cardList(left.cards), name: playerName(left.seat) }));
+      : withName("leftover", { cards: cardList(left.cards) }, nameNode(left.seat)));
   }
   if (score.carry_in) notes.push(t("carry_in", { n: score.carry_in }));
   if (score.carry_out) notes.push(t("carry_out", { n: score.carry_out }));
   box.replaceChildren(
     el("h2", { text: t("deal_score", { n: score.deal }) }),
     el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, ...rows)),
-    ...notes.map((n) => el("p", { class: "hint", text: n })));
+    ...notes.map((n) => el("p", { class: "hint" }, n)));
+}
+
+function renderSummary() {
+  const summary = record ?? {};
+  const parts = [];
+  if (summary.variant) parts.push(el("strong", { text: variantName(summary.variant) }));
+  const totals = summary.totals ?? [];
+  if (frames.length && totals.length) {
+    const sides = el("span", { class: "record-sides-inline" });
+    totals.forEach((total, side) => {
+      if (side) sides.append(" – ");
+      sides.append(el("span", { class: `record-side${summary.winner === side ? " winner" : ""}` },
+        sideNames(frames[0], side), " ", el("strong", { class: "record-total", text: String(total) })));
+    });
+    parts.push(sides);
+  }
+  $("summary").replaceChildren(...parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
 }
 
 function render() {
-  const summary = record ?? {};
-  const players = (summary.players ?? []).map((_, seat) => playerName(seat));
-  $("summary").textContent = [summary.variant, players.join(" · "), (summary.totals ?? []).join(" – ")]
-    .filter(Boolean).join(" · ");
+  renderSummary();
   if (!frames.length) return;
   const frame = frames[index];
   $("counter").textContent = t("play_k_of_n", { k: index + 1, n: frames.length });
@@ -116,7 +150,7 @@ function render() {
 
   $("info").replaceChildren(
     el("strong", { text: t("deal_n", { n: frame.deal }) }),
-    el("span", { text: t("dealer_is", { name: playerName(frame.dealer) }) }),
+    el("span", {}, withName("dealer_is", {}, nameNode(frame.dealer))),
     el("span", { text: t("stock", { n: frame.stock_count }) }));
 
   const play = frame.play;
@@ -132,7 +166,7 @@ function render() {
     return el("section", { class: `replay-hand side-${side}`, "aria-label": t("hand_of", { name: playerName(seat) }) },
       el("div", { class: "plate" },
         el("span", { class: "avatar", "aria-hidden": "true", text: (playerName(seat)[0] ?? "?").toUpperCase() }),
-        el("span", { class: "plate-name", text: playerName(seat) }),
+        el("span", { class: "plate-name", dir: "auto", text: playerName(seat) }),
         ...(seat === frame.dealer ? [el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") })] : [])),
       cardsBox(hand));
   }));
@@ -140,7 +174,7 @@ function render() {
   const totals = frame.totals.map((total, side) => total + (frame.deal_score?.total[side] ?? 0));
   $("replay-scores").replaceChildren(el("ol", { class: "score-sides" }, ...totals.map((total, side) =>
     el("li", { class: `score-side side-${side}` },
-      el("span", { class: "side-name", text: sideLabel(frame, side) }),
+      el("span", { class: "side-name" }, sideNames(frame, side)),
       el("span", { class: "side-stats" },
         el("span", {}, el("span", { class: "stat-label", text: t("pile") }), ` ${frame.pile_counts[side]}`),
         el("span", {}, el("span", { class: "stat-label", text: t("basras") }), ` ${frame.basras[side]}`),
