@@ -496,6 +496,8 @@ def test_keyboard_only_reaches_and_plays_the_hand_cards(open_page: OpenPage) -> 
 def test_an_unknown_table_says_so(open_page: OpenPage) -> None:
     page = open_page(allow_failed_resource=True)  # the 404 of /api/tables/nosuch
     page.goto("/t/nosuch")
-    expect(page.get_by_role("alert")).to_have_text("no table has the code 'nosuch'")
-    expect(page.get_by_test_id("turn")).to_have_text("There is no table nosuch.")
+    expect(page.get_by_role("heading", name="There is no table nosuch.")).to_be_visible()
+    expect(page.get_by_role("link", name="Back to the lobby")).to_have_attribute("href", "/")
+    expect(page.get_by_role("alert")).to_have_count(0)  # said once, not twice
+    expect(page.get_by_test_id("turn")).to_be_hidden()
     expect(page.locator("#join-panel")).to_be_hidden()

@@ -120,6 +120,7 @@ function connect(token) {
     },
     onClosed: async (closeCode, errorCode) => {
       $("conn").hidden = true;
+      if (closeCode === 4404) return showGone();
       if (closeCode !== 4401) {  // no such table, it expired, is lost, or is open elsewhere
         // The page stops following the table: it keeps saying why and offers no play.
         ended = closeCode === 4404 ? ["no_table", { code }] : [`err_${errorCode}`, {}];
@@ -165,8 +166,9 @@ async function offerSeat() {
   try {
     table = await getJSON(`/api/tables/${encodeURIComponent(code)}`);
   } catch (error) {
+    if (error.status === 404) return showGone();
     showAlert(error.message);
-    $("turn").textContent = error.status === 404 ? t("no_table", { code }) : error.message;
+    $("turn").textContent = error.message;
     return;
   }
   const free = (table.seats ?? []).some((s) => s.kind === "human" && !s.taken);
@@ -678,7 +680,19 @@ async function copyLink() {
   }, 1500);
 }
 
+/** The page of a table that does not exist: one message and the way back, nothing else. */
+function showGone() {
+  document.body.classList.add("gone");
+  if (!$("gone")) {
+    document.querySelector("main").prepend(el("section", { id: "gone", class: "panel gone-panel", "aria-labelledby": "gone-title" },
+      el("h2", { id: "gone-title" }),
+      el("a", { class: "btn btn-primary", href: "/", "data-i18n": "back_to_lobby", text: t("back_to_lobby") })));
+  }
+  $("gone-title").textContent = t("no_table", { code });
+}
+
 function redraw() {
+  if ($("gone")) showGone();
   if (!state) {
     $("table-title").textContent = t("table_code", { code });
     if (ended) $("turn").textContent = t(...ended);
