@@ -14,7 +14,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
-"""Wide enough for the lobby's three columns, so the Arabic test can see them mirrored."""
+"""Wide enough for the lobby's columns, so the Arabic test can see them mirrored."""
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+"""A phone held upright: the lobby's columns stack."""
 
 TIMEOUT_MS = 15_000
 """How long an action or an expectation waits before it fails (Playwright's default of
@@ -56,7 +59,10 @@ class Opener:
         self.errors: list[str] = []
 
     def context(self, **options: Any) -> BrowserContext:
-        context = self.browser.new_context(viewport=VIEWPORT, locale="en-US", **options)
+        """A new browser context: ``VIEWPORT`` and an English locale unless ``options``
+        say otherwise (``viewport=PHONE``...)."""
+        options = {"viewport": VIEWPORT, "locale": "en-US", **options}
+        context = self.browser.new_context(**options)
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
         return context
@@ -85,3 +91,74 @@ class Opener:
         finally:
             for context in self.contexts:
                 context.close()
+
+
+KEY_NAMES = ("Home", "End", "Enter", "Space")
+"""Keys named as their keycaps print them: a page in any language may name them so."""
+
+_UNTRANSLATED = r"""([language, allowed]) => {
+  const latinWord = /[A-Za-z0-9](?:[A-Za-z0-9:=.'’_-]*[A-Za-z0-9])?/g;
+  const arabic = /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
+  const card = /^(?:A|[2-9]|10|J|Q|K)[SHDC]?(?::\d+)?$/;
+  const ok = new Set(allowed);
+  const found = [];
+  const visible = (node) => node.checkVisibility({ checkVisibilityCSS: true });
+  const otherLanguage = (node) =>
+    (node.closest("[lang]")?.getAttribute("lang") || language) !== language;
+  const where = (node) => node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") +
+    (typeof node.className === "string" && node.className
+      ? "." + node.className.split(" ")[0] : "");
+  const wrong = (text) => {
+    if (language !== "ar") {
+      const rest = allowed.reduce((left, word) => left.split(word).join(" "), text);
+      return arabic.test(rest) ? rest.match(arabic)[0] : null;
+    }
+    const words = (text.match(latinWord) ?? [])
+      .filter((word) => /[A-Za-z]/.test(word) && !card.test(word) && !ok.has(word));
+    return words.length ? words.join(" ") : null;
+  };
+  const check = (text, place) => {
+    const bad = text && text.trim() && wrong(text);
+    if (bad) found.push(`${place}: ${JSON.stringify(text.trim())} (${bad})`);
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || !node.data.trim() || otherLanguage(parent)) continue;
+    if (parent.closest("script, style, svg, .mini-card")) continue;  // card faces: A, J, Q, K
+    const shown = parent.tagName === "OPTION" ? parent.closest("select") : parent;
+    if (!shown || !visible(shown)) continue;
+    check(node.data, where(parent));
+  }
+  for (const node of document.body.querySelectorAll("[aria-label], [placeholder], [title]")) {
+    if (otherLanguage(node) || !visible(node)) continue;
+    for (const name of ["aria-label", "placeholder", "title"]) {
+      check(node.getAttribute(name), `${where(node)}[${name}]`);
+    }
+  }
+  check(document.title, "title");
+  return found;
+}"""
+
+
+def untranslated(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
+    """The texts of the page that are not in its language (``<html lang>``), each as
+    ``place: "text" (the offending part)``: every visible text node, the options of
+    visible selects, ``aria-label``, ``placeholder`` and ``title`` attributes and the
+    document's title. An element marked with another ``lang`` (the language switch) is
+    left out, and so are card faces drawn as text.
+
+    On an Arabic page a text fails with a word in Latin letters, unless it is a card
+    (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES`` or one of ``allowed`` (what
+    the test typed: player names, table codes). On an English page a text fails with
+    Arabic letters outside the words of ``allowed``.
+    """
+    language = page.locator("html").get_attribute("lang") or "en"
+    found: list[str] = page.evaluate(_UNTRANSLATED, [language, [*KEY_NAMES, *allowed]])
+    return found
+
+
+def expect_translated(page: Page, allowed: tuple[str, ...] = ()) -> None:
+    """Fails the test, listing them, if the page shows texts not in its language."""
+    found = untranslated(page, allowed)
+    assert not found, f"untranslated texts on {page.url}:\n" + "\n".join(found)
