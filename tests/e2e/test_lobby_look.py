@@ -340,6 +340,32 @@ def test_new_table_errors_show_beside_their_field_and_take_the_focus(
     page.wait_for_url(TABLE_URL)
 
 
+def test_other_refusals_show_beside_the_button_pressed(
+        visit: Visit, view: View, shot: Callable[..., None]) -> None:
+    page = visit(allow_failed_resource=True)  # the 503 answers
+    busy = {"status": 503, "json": {"error": "the server cannot save anything right now"}}
+    page.route("**/api/quick", lambda route: route.fulfill(**busy))
+    page.route("**/api/tables", lambda route: route.fulfill(**busy)
+               if route.request.method == "POST" else route.fallback())
+    page.goto("/")
+    said = {"en": busy["json"]["error"],
+            "ar": "الخادم مشغول أو لا يستطيع الحفظ الآن، حاول بعد قليل."}[view.language]
+    for button, error in ((page.locator("#quick"), page.locator("#quick-error")),
+                          (page.get_by_role("button", name=view.text["create"]),
+                           page.locator("#form-error"))):
+        button.click()
+        expect(error).to_have_text(said)
+        expect(error).to_have_role("alert")
+        expect(error).to_be_focused()
+        pressed, shown = box(button), box(error)
+        assert 0 <= shown["y"] - (pressed["y"] + pressed["height"]) < 80 or \
+            abs(shown["y"] - pressed["y"]) < 20, (pressed, shown)  # under it, or beside it
+        assert shown["y"] + shown["height"] <= view.viewport["height"]
+        expect(button).to_be_enabled()
+        assert page.url.endswith("/")
+    shot(page, "create")
+
+
 def test_every_house_rule_is_a_labelled_control_with_an_explanation(
         visit: Visit, view: View, server: str, shot: Callable[..., None]) -> None:
     specs = [s for s in get_json(server, "/api/options")["specs"] if s["name"] != "players"]
