@@ -3,10 +3,13 @@
 import { $, el } from "./dom.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { cardList, cardName, isRtl, lang, levelName, setupLang, t } from "./i18n.js";
+import { cardList, cardName, hasKey, isRtl, lang, levelName, setupLang, t } from "./i18n.js";
+import { guestName, playerName } from "./names.js";
+import { playSound, setSound, soundOn } from "./sound.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+const narrowScreen = matchMedia("(max-width: 640px)"); // as the style sheet's small screens
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "end", "start"], 4: ["bottom", "end", "top", "start"] };
 const OFFSETS = { bottom: [0, 1], top: [0, -1], start: [-1, 0], end: [1, 0] };
 
@@ -16,8 +19,15 @@ let pendingPlay = false;
 let seenDeals = null; // number of deal scores already shown, per match
 let matchNumber = null;
 let alertTimer = null;
-let toastTimer = null;
 let ended = null; // why the socket closed for good: [i18n key, params], or null
+let banners = []; // announcements waiting for their turn on screen
+let bannerShowing = false;
+let pileSide = null; // the side whose pile the pile dialog shows
+let celebrated = null; // the match number whose result was celebrated
+let liveResult = false; // the result arrived while the page was open (not on loading)
+
+const BANNER_MS = 1400;
+const BANNERS_KEPT = 3;
 
 // Small helpers.
 
@@ -47,17 +57,37 @@ function announce(text) {
   $("announce").textContent = text;
 }
 
-function toast(text) {
+function motion() {
+  return !reducedMotion.matches;
+}
+
+/**
+ * Shows a short announcement in the last play's place (never over the hand or the floor),
+ * after the ones before it: each stays BANNER_MS, and a backlog keeps only the newest few.
+ */
+function banner(text, kind = "") {
+  banners.push({ text, kind });
+  if (banners.length > BANNERS_KEPT) banners = banners.slice(-BANNERS_KEPT);
+  if (!bannerShowing) nextBanner();
+}
+
+function nextBanner() {
   const box = $("toast");
-  box.textContent = text;
-  box.classList.remove("show");
-  void box.offsetWidth; // restart the animation
-  box.classList.add("show");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => {
-    box.classList.remove("show");
+  const item = banners.shift();
+  box.parentElement.classList.toggle("announcing", Boolean(item));
+  bannerShowing = Boolean(item);
+  box.className = "toast";
+  if (!item) {
     box.textContent = "";
-  }, 2200);
+    return;
+  }
+  box.textContent = item.text;
+  if (item.kind) box.classList.add(item.kind);
+  if (motion()) {
+    void box.offsetWidth; // a new start for the animation of the one before
+    box.classList.add("pop");
+  }
+  setTimeout(nextBanner, BANNER_MS);
 }
 
 function dialogOpen() {
@@ -75,12 +105,7 @@ function mySeat() {
 }
 
 function seatName(seat) {
-  const info = seats()[seat];
-  if (!info) return t("seat_n", { n: seat + 1 });
-  if (info.kind === "bot" && (!info.name || info.name === info.level)) {
-    return t("computer_level", { level: levelName(info.level ?? info.name) });
-  }
-  return info.name || t("seat_n", { n: seat + 1 });
+  return playerName(seats()[seat], seat);
 }
 
 function sideCount() {
@@ -95,6 +120,30 @@ function sideOf(seat) {
 function sideLabel(side) {
   const names = seats().filter((s) => sideOf(s.seat) === side).map((s) => seatName(s.seat));
   return names.join(" & ");
+}
+
+/** A side in one word: "Team 2" in a partnership, else its player's name. */
+function sideName(side) {
+  return state.table.partnership ? t("team_n", { n: side + 1 }) : sideLabel(side);
+}
+
+function isMySide(side) {
+  return mySeat() !== null && state.you.side === side;
+}
+
+/** The table by its variant and players: "Egyptian · 2 players". */
+function tableTitle(table) {
+  const key = `variant_${table.variant}`;
+  const variant = hasKey(key) ? t(key) : table.variant;
+  const players = table.players === 2 ? t("players_2") : t("players_n", { n: table.players });
+  const title = t("table_title", { variant, players });
+  return table.partnership ? `${title} · ${t("with_partners")}` : title;
+}
+
+function showTitle(table) {
+  const title = table ? tableTitle(table) : "";
+  $("table-title").textContent = title;
+  document.title = title ? `${title} · ${t("basra")}` : t("basra");
 }
 
 function positionOf(seat) {
@@ -155,7 +204,10 @@ function receive(message) {
     showAlert(lang() === "en" || t(key) === key ? message.message || t(key) : t(key));
   } else if (message.type === "notice") {
     const key = `notice_${message.code}`;
-    if (t(key) !== key) toast(t(key));
+    if (t(key) !== key) {
+      announce(t(key));
+      banner(t(key), "notice");
+    }
   }
 }
 
@@ -171,6 +223,7 @@ async function offerSeat() {
     $("turn").textContent = error.message;
     return;
   }
+  showTitle(table);
   const free = (table.seats ?? []).some((s) => s.kind === "human" && !s.taken);
   if (!free) {
     connect(null);
@@ -180,9 +233,12 @@ async function offerSeat() {
 }
 
 function showJoinPanel(seatList) {
-  const taken = seatList.filter((s) => s.taken && s.kind === "human").map((s) => s.name).filter(Boolean);
+  const taken = seatList.filter((s) => s.taken && s.kind === "human").map((s) => playerName(s));
   $("join-seats").textContent = taken.length
     ? `${t("join_hint")} ${t("at_table", { names: taken.join(" · ") })}` : t("join_hint");
+  const free = seatList.find((s) => s.kind === "human" && !s.taken);
+  $("join-name").dataset.seat = String(free ? free.seat : 0);
+  $("join-name").placeholder = guestName(free ? free.seat : 0);
   $("join-name").value = storedName();
   $("join-panel").hidden = false;
   $("open-join").hidden = true;
@@ -228,26 +284,31 @@ function render(previous) {
   if (newMatch) {
     matchNumber = state.table.match_number;
     seenDeals = state.deal_scores.length;
+    liveResult = false;
   }
   const newPlay = Boolean(previous && !newMatch && state.last_play && state.seq !== previous.seq);
+  if (previous && !newMatch && state.result && !previous.result) liveResult = true;
 
-  $("table-title").textContent = t("table_code", { code });
+  showTitle(state.table);
   $("paused").hidden = state.paused !== "storage";
   renderScores();
-  renderSeats();
+  renderSeats(previous);
   renderTurn();
   renderFloor(previous, newPlay);
   renderHand(previous);
   renderLastPlay(newPlay);
-  renderPanels();
   if (newPlay) playEffects();
   const capture = $("capture-dialog");
   if (capture.open && (!myTurn() || capture.dataset.seq !== String(state.seq))) capture.close();
+  if ($("pile-dialog").open) fillPileDialog();
 
+  // The score of a deal comes first; at a match's end the result waits until it is closed.
   if (state.deal_scores.length > seenDeals) {
     seenDeals = state.deal_scores.length;
     showDealScore(state.deal_scores[state.deal_scores.length - 1]);
   }
+  renderPanels();
+  if (previous && myTurn() && !wasMyTurn(previous)) playSound("turn");
   focusHandOnTurn(previous);
 }
 
@@ -261,14 +322,19 @@ function renderScores() {
   list.replaceChildren();
   for (let side = 0; side < sideCount(); side++) {
     const mine = mySeat() !== null && state.you.side === side;
-    const label = state.table.partnership ? `${t("team_n", { n: side + 1 })}: ${sideLabel(side)}` : sideLabel(side);
+    const label = teamLabel(side);
     list.append(el("li", { class: `score-side side-${side}${mine ? " mine" : ""}` },
       el("span", { class: "side-name", text: label }),
       el("span", { class: "side-stats" },
-        el("span", { class: "stat", title: t("pile") }, el("span", { class: "stat-label", text: t("pile") }), ` ${deal ? deal.pile_counts[side] : 0}`),
-        el("span", { class: "stat", title: t("basras") }, el("span", { class: "stat-label", text: t("basras") }), ` ${deal ? deal.basras[side] : 0}`),
-        el("span", { class: "stat stat-total", title: t("total") }, el("span", { class: "stat-label", text: t("total") }), ` ${state.totals[side] ?? 0}`))));
+        el("span", { class: "stat stat-cards" }, el("span", { class: "stat-label", text: t("cards") }), ` ${deal ? deal.pile_counts[side] : 0}`),
+        el("span", { class: "stat" }, el("span", { class: "stat-label", text: t("basras") }), ` ${deal ? deal.basras[side] : 0}`),
+        el("span", { class: "stat stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${state.totals[side] ?? 0}`))));
   }
+}
+
+/** A side with its players: "Team 1: Amira & Nadia", or the player's name alone. */
+function teamLabel(side) {
+  return state.table.partnership ? `${t("team_n", { n: side + 1 })}: ${sideLabel(side)}` : sideLabel(side);
 }
 
 function presence(info) {
@@ -285,31 +351,168 @@ function plate(seat) {
   const deal = state.deal;
   const active = deal && deal.to_play === seat && state.table.status === "playing";
   const name = seatName(seat);
-  const node = el("div", { class: `plate side-${sideOf(seat)}${active ? " active" : ""}` },
+  const bot = info?.kind === "bot";
+  const node = el("div", { class: `plate side-${sideOf(seat)}${active ? " active" : ""}${bot ? " bot" : ""}` },
     el("span", { class: "avatar", "aria-hidden": "true", text: (name.trim()[0] ?? "?").toUpperCase() }),
     el("span", { class: "plate-name", text: seat === mySeat() ? `${name} (${t("you")})` : name }));
+  if (bot && info.level) node.append(el("span", { class: "level-badge", text: levelName(info.level) }));
   const dot = info && presence(info);
   if (dot) node.append(dot);
   if (deal && deal.dealer === seat) node.append(el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") }));
   return node;
 }
 
-function renderSeats() {
+function renderSeats(previous) {
   const n = state.table.players;
   const used = new Set(POSITIONS[n]);
   for (const pos of ["top", "start", "end"]) $(`pos-${pos}`).hidden = !used.has(pos);
   $("felt").dataset.players = String(n);
+  const grown = pilesGrown(previous);
+  // Two players leave the felt's sides empty: each side's pile, last capture and points go
+  // there (a phone has no room to spare beside the floor: the piles go by the name plates).
+  const trays = n === 2 && state.deal && !narrowScreen.matches;
+  $("tray-start").hidden = !trays;
+  $("tray-end").hidden = !trays;
+  if (trays) {
+    const mine = sideOf(mySeat() ?? 0);
+    $("tray-end").replaceChildren(tray(mine, grown));
+    $("tray-start").replaceChildren(tray(1 - mine, grown));
+  }
   for (let seat = 0; seat < n; seat++) {
     const pos = positionOf(seat);
     const box = pos === "bottom" ? $("bottom-seat") : $(`pos-${pos}`);
-    box.replaceChildren(plate(seat));
+    const side = sideOf(seat);
+    const parts = [plate(seat)];
+    if (seat !== mySeat() && state.table.status === "playing") {
+      const count = state.deal ? state.deal.hand_counts[seat] : 0;
+      const backs = el("div", { class: "backs", role: "img", "aria-label": `${t("hand_of", { name: seatName(seat) })}: ${t("cards_count", { n: count })}` });
+      for (let i = 0; i < Math.min(count, 8); i++) backs.append(backElement());
+      parts.push(el("div", { class: "backs-row" }, backs, el("span", { class: "count-badge", "aria-hidden": "true", text: String(count) })));
+    }
+    if (!trays && state.deal && pileSeat(side) === seat) parts.push(pileGroup(side, grown));
+    // Beside the floor a seat is a column; above and below it, a row that wraps.
+    if (pos === "start" || pos === "end") box.replaceChildren(...parts);
+    else box.replaceChildren(el("div", { class: "plate-row" }, ...parts));
     box.dataset.seat = String(seat);
-    if (seat === mySeat()) continue;
-    const count = state.deal ? state.deal.hand_counts[seat] : 0;
-    const backs = el("div", { class: "backs", role: "img", "aria-label": `${t("hand_of", { name: seatName(seat) })}: ${t("cards_count", { n: count })}` });
-    for (let i = 0; i < Math.min(count, 8); i++) backs.append(backElement());
-    box.append(el("div", { class: "backs-row" }, backs, el("span", { class: "count-badge", "aria-hidden": "true", text: String(count) })));
   }
+}
+
+// Captured piles: a face-down stack per side with its count; a player may open their own
+// side's pile, and everyone may look at each side's last capture.
+
+/** The seat whose place shows a side's pile: the side's first seat from the bottom on. */
+function pileSeat(side) {
+  const n = state.table.players;
+  const base = mySeat() ?? 0;
+  for (let i = 0; i < n; i++) {
+    if (sideOf((base + i) % n) === side) return (base + i) % n;
+  }
+  return base;
+}
+
+/** The sides whose piles grew since `previous` (in the same deal). */
+function pilesGrown(previous) {
+  const before = previous?.deal;
+  const now = state.deal;
+  if (!before || !now || before.number !== now.number) return new Set();
+  return new Set(now.pile_counts.map((count, side) => (count > before.pile_counts[side] ? side : -1)));
+}
+
+function pileTitle(side) {
+  if (isMySide(side)) return t(state.table.partnership ? "pile_team" : "pile_mine");
+  return t("pile_of", { name: sideName(side) });
+}
+
+function pileButton(side, grown) {
+  const count = state.deal ? state.deal.pile_counts[side] : 0;
+  const stack = el("span", { class: "pile-stack", "aria-hidden": "true" });
+  const layers = count ? Math.min(6, 1 + Math.floor(count / 6)) : 0;
+  for (let i = 0; i < layers; i++) stack.append(el("span", { class: "pile-layer" }));
+  stack.dataset.layers = String(layers);
+  const button = el("button", {
+    type: "button", class: `pile side-${side}${isMySide(side) ? " mine" : ""}`,
+    "data-testid": `pile-${side}`, "data-side": String(side), "data-count": String(count), "aria-haspopup": "dialog",
+  }, stack, el("span", { class: "pile-text" },
+    el("span", { class: "visually-hidden", text: `${pileTitle(side)}: ` }),
+    el("span", { class: "pile-count", text: t("cards_n", { n: count }) })));
+  const basras = state.deal ? state.deal.basras[side] : 0;
+  if (basras) {
+    button.append(el("span", { class: "pile-basras", title: t("basras") },
+      el("span", { class: "visually-hidden", text: ` · ${t("basras")} ` }), `★${basras > 1 ? ` ${basras}` : ""}`));
+  }
+  if (grown.has(side) && motion()) animateOnce(stack, "bump");
+  return button;
+}
+
+/** A side's last capture of the deal as small cards: the card played, then what it took. */
+function lastCaptureView(side) {
+  const capture = state.deal?.last_captures?.[side];
+  const box = el("div", { class: "last-capture", "data-testid": `last-capture-${side}` },
+    el("span", { class: "last-capture-label", text: t("last_capture") }));
+  if (!capture) {
+    box.append(el("span", { class: "last-capture-none", text: "–" }));
+    return box;
+  }
+  const played = miniCard(capture.card);
+  played.classList.add("played");
+  box.append(el("span", { class: "last-capture-cards" }, played,
+    el("span", { class: "took", "aria-hidden": "true", text: isRtl() ? "←" : "→" }),
+    ...capture.captured.map((card) => miniCard(card))));
+  return box;
+}
+
+function pileGroup(side, grown) {
+  return el("div", { class: `pile-group side-${side}` }, pileButton(side, grown), lastCaptureView(side));
+}
+
+function tray(side, grown) {
+  return el("div", { class: `tray-inner side-${side}${isMySide(side) ? " mine" : ""}` },
+    el("p", { class: "tray-name", text: sideName(side) }),
+    pileButton(side, grown),
+    lastCaptureView(side),
+    el("p", { class: "tray-points" }, el("span", { class: "stat-label", text: t("points") }), " ",
+      el("strong", { text: String(state.totals[side] ?? 0) })));
+}
+
+function openPile(side) {
+  pileSide = side;
+  fillPileDialog();
+  const dialog = $("pile-dialog");
+  if (!dialog.open) dialog.showModal();
+  $("pile-close").focus();
+}
+
+function captureCards(capture) {
+  const row = el("div", { class: "pile-cards capture-cards" });
+  const played = cardElement(capture.card, { className: "small played" });
+  row.append(played, el("span", { class: "took", "aria-hidden": "true", text: isRtl() ? "←" : "→" }),
+    ...capture.captured.map((card) => cardElement(card, { className: "small" })));
+  return row;
+}
+
+function fillPileDialog() {
+  const side = pileSide;
+  const deal = state.deal;
+  const count = deal ? deal.pile_counts[side] : 0;
+  $("pile-title").textContent = `${pileTitle(side)} · ${t("cards_n", { n: count })}`;
+  const capture = deal?.last_captures?.[side];
+  const parts = [el("h3", { text: t("last_capture") })];
+  if (capture) {
+    const name = capture.seat === mySeat() ? t("you") : seatName(capture.seat);
+    parts.push(el("p", { class: "hint", text: t("capture_line", { name, card: cardName(capture.card), cards: cardList(capture.captured) }) }),
+      captureCards(capture));
+  } else {
+    parts.push(el("p", { class: "hint", text: t("no_capture_yet") }));
+  }
+  const pile = isMySide(side) ? deal?.pile : null;
+  if (pile) {
+    parts.push(el("h3", { text: t("all_captured", { n: pile.length }) }),
+      el("div", { class: "pile-cards all-captured", "data-testid": "pile-cards" },
+        ...pile.map((card) => cardElement(card, { className: "small" }))));
+  } else {
+    parts.push(el("p", { class: "hint", text: t("pile_face_down") }));
+  }
+  $("pile-body").replaceChildren(...parts);
 }
 
 function renderTurn() {
@@ -347,6 +550,7 @@ function tickTimer() {
 }
 
 function animateOnce(node, className) {
+  if (!motion()) return;
   node.classList.add(className);
   node.addEventListener("animationend", () => node.classList.remove(className), { once: true });
 }
@@ -370,7 +574,7 @@ function ghost(node, seat, className) {
   node.style.setProperty("--from-y", `${offsetOf(state.last_play.seat)[1]}px`);
   node.classList.remove("enter", "deal-in");
   node.classList.add("ghost", className);
-  setTimeout(() => node.remove(), reducedMotion.matches ? 50 : 750);
+  setTimeout(() => node.remove(), 750);
   return node;
 }
 
@@ -394,7 +598,7 @@ function renderFloor(previous, newPlay) {
     else if (!sameDeal && previous) animateOnce(node, "deal-in");
     return node;
   });
-  if (play && captured.size) {
+  if (play && captured.size && motion()) {
     const previousFloor = previous?.deal?.floor ?? [];
     for (const card of previousFloor) {
       const node = old.get(card);
@@ -406,6 +610,7 @@ function renderFloor(previous, newPlay) {
   }
   box.replaceChildren(...nodes);
   box.classList.toggle("empty", floor.length === 0);
+  box.dataset.empty = t("empty_floor");
   box.setAttribute("aria-label", floor.length ? t("floor") : `${t("floor")}: ${t("empty_floor")}`);
 }
 
@@ -429,6 +634,7 @@ function renderHand(previous) {
     return;
   }
   const hand = state.deal ? state.deal.hand : [];
+  box.hidden = Boolean(state.result) && !hand.length;
   const focused = box.contains(document.activeElement) ? [...box.children].indexOf(document.activeElement) : -1;
   const old = new Map([...box.children].map((n) => [n.dataset.card, n]));
   const turn = myTurn();
@@ -453,10 +659,13 @@ function renderHand(previous) {
   }
 }
 
+function wasMyTurn(previous) {
+  return Boolean(previous && previous.deal && previous.deal.to_play === previous.you?.seat &&
+    previous.table.status === "playing");
+}
+
 function focusHandOnTurn(previous) {
-  const wasMine = previous && previous.deal && previous.deal.to_play === previous.you?.seat &&
-    previous.table.status === "playing";
-  if (!myTurn() || wasMine || dialogOpen()) return;
+  if (!myTurn() || wasMyTurn(previous) || dialogOpen()) return;
   const active = document.activeElement;
   if (active && active !== document.body && !$("hand").contains(active)) return;
   const first = $("hand").querySelector(".playable");
@@ -485,7 +694,7 @@ function renderLastPlay(newPlay) {
   if (play.basra) line.append(" ", el("span", { class: "basra-badge", text: t("basra_toast") }));
   box.replaceChildren(el("span", { class: "visually-hidden", text: `${t("last_play")}: ` }), line);
   box.dataset.seat = String(play.seat);
-  if (newPlay && !reducedMotion.matches) {
+  if (newPlay && motion()) {
     box.classList.remove("flash");
     void box.offsetWidth;
     box.classList.add("flash");
@@ -496,10 +705,11 @@ function playEffects() {
   const play = state.last_play;
   let text = playText(play, false);
   if (play.basra) {
-    toast(t("basra_by", { name: seatName(play.seat) }));
+    banner(t("basra_by", { name: play.seat === mySeat() ? t("you") : seatName(play.seat) }), "basra");
     text += `. ${t("basra_toast")}`;
   }
   announce(text);
+  playSound(play.basra ? "basra" : play.captured?.length ? "capture" : "play");
 }
 
 function renderPanels() {
@@ -511,8 +721,9 @@ function renderPanels() {
   share.hidden = status !== "waiting";
   if (!share.hidden) {
     $("share-link").value = `${location.origin}/t/${code}`;
+    $("table-code").textContent = t("code_n", { code });
     $("share-seats").replaceChildren(...seats().map((s) => {
-      const what = s.kind === "bot" ? t("computer") : s.taken ? t("joined") : t("waiting_for");
+      const what = s.kind === "bot" ? `${t("computer")} (${levelName(s.level)})` : s.taken ? t("joined") : t("waiting_for");
       return el("li", { class: `side-${sideOf(s.seat)}${s.taken ? " taken" : ""}` },
         el("span", { class: "swatch", "aria-hidden": "true" }),
         `${s.kind === "human" && !s.taken ? t("seat_n", { n: s.seat + 1 }) : seatName(s.seat)}: ${what}`);
@@ -522,20 +733,34 @@ function renderPanels() {
 
   $("away-panel").hidden = !(seated && state.you.away);
 
+  // At a match's end the last deal's score shows first; the result waits until it is closed.
   const result = state.result;
   const panel = $("result");
-  panel.hidden = !result;
-  if (result) {
+  const showing = Boolean(result) && !$("score-dialog").open;
+  panel.hidden = !showing;
+  $("felt").classList.toggle("over", showing);
+  if (!showing) $("confetti").replaceChildren();
+  if (showing) {
+    const noWinner = result.winner === null || result.winner === undefined;
+    const outcome = noWinner ? "draw" : !seated ? "watched" : result.winner === state.you.side ? "won" : "lost";
     let title;
-    if (result.winner === null || result.winner === undefined) title = t("draw");
-    else if (seated) title = result.winner === state.you.side ? t("you_won") : t("you_lost");
-    else title = t("side_won", { n: result.winner + 1 });
+    if (outcome === "draw") title = t("draw");
+    else if (outcome === "watched") title = winnerTitle(result.winner);
+    else title = t(outcome === "won" ? "you_won" : "you_lost");
     $("result-title").textContent = title;
-    panel.classList.toggle("won", seated && result.winner === state.you.side);
+    $("result-sub").textContent = outcome === "won" ? t("won_sub") : outcome === "lost" ? t("lost_sub") : "";
+    $("result-sub").hidden = !$("result-sub").textContent;
+    panel.classList.remove("won", "lost", "watched", "draw", ...[0, 1, 2, 3].map((side) => `side-${side}`));
+    panel.classList.add(outcome);
+    if (!noWinner) panel.classList.add(`side-${result.winner}`);
     $("result-totals").replaceChildren(...result.totals.map((total, side) =>
       el("li", { class: `side-${side}${side === result.winner ? " winner" : ""}` },
-        el("span", { class: "side-name", text: state.table.partnership ? `${t("team_n", { n: side + 1 })}: ${sideLabel(side)}` : sideLabel(side) }),
+        el("span", { class: "side-name", text: teamLabel(side) }),
         el("strong", { text: String(total) }))));
+    if (celebrated !== matchNumber) {
+      celebrated = matchNumber;
+      if (liveResult) celebrate(outcome);
+    }
     const hasRecord = result.record_id !== null && result.record_id !== undefined;
     $("download-record").hidden = !hasRecord;
     $("replay-record").hidden = !hasRecord;
@@ -546,6 +771,35 @@ function renderPanels() {
     }
     $("rematch").hidden = !seated;
   }
+}
+
+/** Who won, for a watcher: "Team 2 won" in a partnership, else the player's name. */
+function winnerTitle(side) {
+  if (state.table.partnership) return t("team_won", { n: side + 1 });
+  return t("name_won", { name: sideLabel(side) });
+}
+
+const CONFETTI_COLORS = ["#f2c14e", "#c0262d", "#5cc8ff", "#ff8fab", "#9be564", "#fffdf8"];
+
+/** A moment for the result: confetti and a fanfare for a win, a softer sound for a loss. */
+function celebrate(outcome) {
+  const panel = $("result");
+  animateOnce(panel, outcome === "won" ? "cheer" : "settle");
+  if (outcome === "won" || outcome === "lost") playSound(outcome === "won" ? "win" : "lose");
+  if (outcome !== "won" || !motion()) return;
+  const pieces = [];
+  for (let i = 0; i < 48; i++) {
+    const piece = el("span", { class: `confetti-piece${i % 3 === 0 ? " round" : ""}` });
+    piece.style.setProperty("--x", `${Math.random() * 100}%`);
+    piece.style.setProperty("--delay", `${Math.random() * 600}ms`);
+    piece.style.setProperty("--drift", `${(Math.random() - 0.5) * 160}px`);
+    piece.style.setProperty("--spin", `${(Math.random() - 0.5) * 1080}deg`);
+    piece.style.setProperty("--fall", `${1700 + Math.random() * 900}ms`);
+    piece.style.setProperty("--color", CONFETTI_COLORS[i % CONFETTI_COLORS.length]);
+    pieces.push(piece);
+  }
+  $("confetti").replaceChildren(...pieces);
+  setTimeout(() => $("confetti").replaceChildren(), 3400);
 }
 
 // Playing.
@@ -626,6 +880,7 @@ function showDealScore(score) {
   if (score.carry_out) notes.push(t("carry_out", { n: score.carry_out }));
   $("score-body").replaceChildren(table, ...notes.map((n) => el("p", { class: "hint", text: n })));
   if ($("capture-dialog").open) $("capture-dialog").close();
+  if ($("pile-dialog").open) $("pile-dialog").close();
   if (!dialog.open) dialog.showModal();
   $("score-continue").focus();
 }
@@ -693,19 +948,42 @@ function showGone() {
 
 function redraw() {
   if ($("gone")) showGone();
+  showSound();
   if (!state) {
-    $("table-title").textContent = t("table_code", { code });
     if (ended) $("turn").textContent = t(...ended);
     return;
   }
   render(null);
 }
 
+function showSound() {
+  const button = $("sound-toggle");
+  button.setAttribute("aria-pressed", String(soundOn()));
+  button.title = t("sound");
+}
+
+function onFeltClick(event) {
+  const pile = event.target.closest("button.pile");
+  if (pile && state) openPile(Number(pile.dataset.side));
+}
+
 function init() {
   setupLang(redraw);
-  $("table-title").textContent = t("table_code", { code });
+  showSound();
   $("turn").textContent = t("loading");
   $("hand").addEventListener("click", onHandClick);
+  $("felt").addEventListener("click", onFeltClick);
+  narrowScreen.addEventListener("change", () => state && renderSeats(null));
+  $("sound-toggle").addEventListener("click", () => {
+    setSound(!soundOn());
+    showSound();
+  });
+  $("pile-close").addEventListener("click", () => $("pile-dialog").close());
+  $("pile-dialog").addEventListener("close", () => {
+    $("pile-body").replaceChildren();
+    const button = document.querySelector(`button.pile[data-side="${pileSide}"]`);
+    if (button) button.focus();
+  });
   document.addEventListener("keydown", onKey);
   $("join-form").addEventListener("submit", join);
   $("watch-button").addEventListener("click", watch);
@@ -717,6 +995,7 @@ function init() {
   $("capture-dialog").addEventListener("close", () => returnFocusToHand($("capture-dialog").dataset.card));
   $("score-continue").addEventListener("click", () => $("score-dialog").close());
   $("score-dialog").addEventListener("close", () => {
+    if (state) renderPanels();
     if (!$("result").hidden) $(mySeat() === null ? "replay-record" : "rematch").focus();
     else returnFocusToHand(null);
   });
