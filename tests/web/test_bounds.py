@@ -62,7 +62,8 @@ def test_a_new_table_with_rules_out_of_range_is_refused(web: Any, body: dict[str
 def test_rules_at_the_edges_of_their_ranges_make_a_table(web: Any) -> None:
     highest = {name: high for name, (_low, high) in OPTION_RANGES.items()
                if name in ("basra_points", "majority_points", "target", "target_step")}
-    created = web.new_table(rules={**highest, "card_points": {"J": 100, "10D": 0}})
+    created = web.new_table(rules={**highest, "card_points": {"J": 100, "10D": 0}},
+                            seats=[{"kind": "human"}, {"kind": "human"}])  # open to join
     rules = web.info(created["code"])["rules"]
     assert {name: rules[name] for name in highest} == highest
     assert rules["card_points"] == {"J": 100, "10D": 0}
