@@ -313,8 +313,9 @@ def test_play_quit_command_saves_and_leaves(tmp_path: Path) -> None:
     path = tmp_path / "quit.json"
     result = basra("play", "--seed", "6", "--players", "3", "--opponents", "random",
                    "--record", str(path), stdin="quit\n")
-    assert result.returncode == 130
-    assert "Traceback" not in result.stderr
+    assert result.returncode == 0  # quitting on purpose is a normal exit; Ctrl-C is 130
+    assert result.stderr == ""
+    assert "unfinished record" in result.stdout
     record = loads(path.read_text(encoding="utf-8"))
     assert len(record["players"]) == 3
     replay(record)
@@ -440,3 +441,141 @@ def test_rules_file_that_is_not_text_is_one_line_and_exit_2(tmp_path: Path) -> N
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [f"error: rules file {rules}: not a text file"]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["simulate", "-p", "5"], "error: --players must be a whole number from 2 to 4, not 5"),
+        (["replay", "/nonexistent.json"], "error: record file /nonexistent.json: no such file"),
+        (["bench", "--seconds", "0"], "error: --seconds must be a number of at least 0.1, not 0"),
+        (["simulate", "--rules", "/nonexistent.toml"],
+         "error: rules file /nonexistent.toml: no such file"),
+        (["simulate", "--seed", "abc"], "error: --seed must be a whole number, not 'abc'"),
+        (["play", "--think-ms", "0"],
+         "error: --think-ms must be a whole number of at least 1, not 0"),
+        (["capture", "--card", "7H"], "error: missing option '--floor'"),
+        (["fly"], "error: no such command 'fly'; the commands are: arena, bench, capture, "
+                  "play, replay, serve, simulate, variants"),
+    ],
+)
+def test_usage_mistakes_are_one_line_without_the_usage_block(args: list[str],
+                                                             line: str) -> None:
+    result = basra(*args)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [line]
+    assert result.stdout == ""
+
+
+def test_bad_values_in_a_rules_file_name_the_file(tmp_path: Path) -> None:
+    cases = {
+        'basra_points = "x"\n': "option basra_points must be a whole number, not 'x'",
+        'variant = "nope"\n': "unknown variant 'nope'",
+        'variant = "six-card"\nplayers = 3\n': "variant 'six-card' is played by 2 or 4",
+        "colour = 1\n": "unknown rule option 'colour'",
+        "players = true\n": "players must be a whole number from 2 to 4, not True",
+    }
+    for number, (content, message) in enumerate(cases.items()):
+        rules = tmp_path / f"house-{number}.toml"
+        rules.write_text(content, encoding="utf-8")
+        result = basra("simulate", "--rules", str(rules))
+        assert result.returncode == 2
+        [line] = result.stderr.splitlines()
+        assert line.startswith(f"error: rules file {rules}: {message}"), line
+    directory = basra("simulate", "--rules", str(tmp_path))
+    assert directory.stderr.splitlines() == [
+        f"error: rules file {tmp_path}: a directory, not a file"]
+
+
+def test_the_command_line_is_not_blamed_on_the_rules_file(tmp_path: Path) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text("basra_points = 5\n", encoding="utf-8")
+    result = basra("simulate", "--rules", str(rules), "--rule", "target=0")
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: option target must be") and "house.toml" not in line
+
+
+def test_variants_say_which_player_counts_are_partnerships() -> None:
+    shown = basra("variants", "iraqi").stdout
+    assert "players          │ 2, 3 or 4 (4 in partnerships)" in shown
+    assert "partnership      │ with 4 players" in shown
+    assert "│ no " not in shown.split("partnership", 1)[1].splitlines()[0]
+    assert "2 or 4 (4 in partnerships)" in basra("variants", "six-card").stdout
+    assert "(4 in partnerships)" not in basra("variants", "classic").stdout
+    data = json.loads(basra("variants", "--json").stdout)
+    assert data["iraqi"]["partnership_players"] == [4]
+    assert data["classic"]["partnership_players"] == []
+
+
+def test_replay_names_the_players(tmp_path: Path) -> None:
+    basra("simulate", "-p", "4", "-n", "1", "--seed", "2", "--bots", "greedy,random",
+          "--records", str(tmp_path))
+    path = tmp_path / "match-2.json"
+    shown = basra("replay", str(path)).stdout
+    lines = shown.splitlines()
+    assert lines[1:5] == ["  seat 0: Karim (greedy)", "  seat 1: Layla (random)",
+                          "  seat 2: Nadia (greedy)", "  seat 3: Sami (random)"]
+    assert "dealer: " in shown and "Karim & Nadia" in shown and "Layla & Sami" in shown
+    assert "seat 0 greedy" not in shown and "seats 0 & 2" not in shown
+    # The record itself keeps the levels as names.
+    record = loads(path.read_text(encoding="utf-8"))
+    assert [p["name"] for p in record["players"]] == ["greedy", "random"] * 2
+
+
+def test_play_names_the_opponents_and_shows_suits(tmp_path: Path) -> None:
+    path = tmp_path / "named.json"
+    result = basra("play", "-v", "egyptian", "-p", "4", "--seat", "1", "--name", "[red]Mona",
+                   "--opponents", "expert,random,greedy", "--seed", "7", "--record",
+                   str(path), stdin="1\n1\nquit\n")
+    assert result.returncode == 0, result.stderr
+    shown = result.stdout
+    assert "You are seat 1 ([red]Mona), partnered with Sami (greedy)." in shown
+    assert "Against you: Karim (expert) and Nadia (random)." in shown
+    assert "Scores: Karim & Nadia 0 · [red]Mona & Sami 0 · first to 101" in shown
+    assert "♠" in shown or "♣" in shown
+    record = loads(path.read_text(encoding="utf-8"))
+    assert record["players"][1] == {"name": "[red]Mona", "kind": "human"}
+    assert [p["name"] for p in record["players"]] == ["expert", "[red]Mona", "random", "greedy"]
+
+
+def test_capture_shows_suit_symbols() -> None:
+    result = basra("capture", "--floor", "7S 4H 3C 5D", "--card", "7h")
+    assert result.stdout == "7♥ captures 7♠ 4♥ 3♣\n"
+
+
+def test_bench_splits_its_seconds_between_the_two_measurements() -> None:
+    started = time.monotonic()
+    result = basra("bench", "--seconds", "2", "--json")
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stderr
+    assert "Measuring for 2 s: 1 s of random playouts, then 1 s step by step." in result.stderr
+    assert elapsed < 3.5, "about 2 s in all, not 2 s per measurement"
+    help_text = basra("bench", "--help").stdout
+    assert "half for each of the two measurements" in " ".join(help_text.split())
+
+
+def test_command_line_start_up_loads_no_web_framework() -> None:
+    code = ("import sys, basra.cli; print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'fastapi', 'starlette', 'sqlalchemy', 'uvicorn', 'alembic', 'pydantic'}))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_ctrl_c_in_other_commands_exits_130_quietly(tmp_path: Path) -> None:
+    import signal
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "basra", "simulate", "-n", "100000", "--bots", "random",
+         "--records", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "match-1.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # until it is playing
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "Traceback" not in errors and "Aborted" not in errors
+    assert errors.strip().splitlines()[-1] == "Interrupted."

@@ -41,6 +41,7 @@ __all__ = [
     "card_long_name",
     "card_name",
     "card_names",
+    "card_symbol",
     "cards_text",
     "iter_cards",
     "parse_card",
@@ -105,6 +106,15 @@ def parse_card(text: str) -> int:
 def card_name(card: int) -> str:
     """The canonical ASCII name of a card: ``AS``, ``10D``, ``QH``."""
     return CARD_NAMES[card]
+
+
+def card_symbol(card: int) -> str:
+    """The card with its suit symbol, as people read it: ``10♦``, ``Q♠``.
+
+    >>> card_symbol(38), card_symbol(44)
+    ('10♦', 'Q♠')
+    """
+    return RANK_NAMES[card >> 2] + SUIT_SYMBOLS[card & 3]
 
 
 def card_long_name(card: int) -> str:

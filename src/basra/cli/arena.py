@@ -13,11 +13,13 @@ from rich.table import Table
 from basra.arena import ArenaError, run_arena
 from basra.bots import BOT_LEVELS, bot_label
 from basra.cli.common import (
+    Number,
     UserError,
     cli,
     out,
     parse_bots,
     plural,
+    print_table,
     progress_bar,
     resolve_rules,
     rules_options,
@@ -29,19 +31,19 @@ from basra.cli.common import (
 @click.option("--bots", "bots_text", required=True, metavar="A,B[,C,D]",
               help=f"One bot per seat, or in partnerships one per side: "
                    f"{', '.join(BOT_LEVELS)}, or cmd:COMMAND.")
-@click.option("--matches", "-n", type=int, default=100, show_default=True,
+@click.option("--matches", "-n", type=Number(), default=100, show_default=True,
               help="Matches to play, rounded up to a multiple of the players (each deal "
                    "order is played once per seat rotation).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=Number(), default=0, show_default=True,
               help="Seed of the first deal order (the next ones use seed + 1, ...).")
-@click.option("--jobs", "-j", type=int, metavar="J",
+@click.option("--jobs", "-j", type=Number(), metavar="J",
               help="Worker processes (1: play in this process). [default: every core]")
-@click.option("--think-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--think-ms", type=Number(1), default=1000, show_default=True,
               help="Time budget per move of the master bot, in milliseconds.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory "
                    "(arena-SEED-rROTATION.json).")
-@click.option("--max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--max-deals", type=Number(1), default=1000, show_default=True,
               help="Stop a match still undecided after this many deals (tie_rule=raise can "
                    "run on); it counts as lost by every bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
@@ -86,11 +88,7 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
         click.echo(json.dumps(summary))
         return
     rounded = f" ({matches} asked for)" if played != matches else ""
-    table = Table(
-        title=f"{played} duplicate matches{rounded} of {name}: {result.seeds} deal orders × "
-              f"{rules.players} seatings, {result.deals} deals, {result.seconds:.1f} s",
-        title_justify="left",
-    )
+    table = Table()
     for column in ("bot", "wins", "win rate", "95% CI", "pts/deal", "basras/deal", "ms/move"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for i, bot in enumerate(result.bots):
@@ -100,7 +98,9 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
             f"{lo * 100:.1f}–{hi * 100:.1f}%", f"{result.points_per_deal[i]:.2f}",
             f"{result.basras_per_deal[i]:.3f}", f"{result.median_ms[i]:.3f}",
         )
-    out.print(table)
+    print_table(table, f"{played} duplicate matches{rounded} of {name}: {result.seeds} deal "
+                       f"orders × {rules.players} seatings, {result.deals} deals, "
+                       f"{result.seconds:.1f} s")
     if result.unfinished:
         out.print(f"{plural(result.unfinished, 'match')} still undecided after {max_deals} "
                   "deals (stopped, lost by every bot; see --max-deals).")

@@ -10,7 +10,15 @@ from typing import Any
 import click
 
 from basra.cards import CARD_NAMES, parse_card, parse_cards
-from basra.cli.common import UserError, cli, out, resolve_rules, rules_options
+from basra.cli.common import (
+    UserError,
+    card_markup,
+    cards_markup,
+    cli,
+    out,
+    resolve_rules,
+    rules_options,
+)
 from basra.state import capture_table
 
 
@@ -33,21 +41,24 @@ def capture(variant: str | None, players: int | None, rule_items: Sequence[str],
         floor |= 1 << c
     table = capture_table(rules)
     options: list[dict[str, Any]] = []
+    shown: list[str] = []
     for captured in table.options(card, floor):
-        names = [CARD_NAMES[c] for c in floor_cards if captured >> c & 1]
-        options.append({"captured": names, "basra": table.is_basra(floor, card, captured)})
+        in_order = [c for c in floor_cards if captured >> c & 1]
+        options.append({"captured": [CARD_NAMES[c] for c in in_order],
+                        "basra": table.is_basra(floor, card, captured)})
+        shown.append(cards_markup(in_order))
     if as_json:
         click.echo(json.dumps({"options": options}))
         return
-    name = CARD_NAMES[card]
+    name = card_markup(card)
     if not options:
         out.print(f"{name} captures nothing: it trails (stays on the floor).")
         return
     if len(options) > 1:
         out.print(f"{name} can capture in {len(options)} ways; the player chooses:")
-    for option in options:
+    for option, taken in zip(options, shown, strict=True):
         basra = "  [bold yellow]BASRA[/]" if option["basra"] else ""
         lead = "  - " if len(options) > 1 else f"{name} captures "
-        out.print(f"{lead}{' '.join(option['captured'])}{basra}")
+        out.print(f"{lead}{taken}{basra}")
     if rules.optional_capture:
         out.print(f"(optional_capture is on: {name} may also trail)")

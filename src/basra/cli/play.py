@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -10,26 +11,43 @@ from datetime import datetime
 from pathlib import Path
 
 import click
+from rich.markup import escape
+from rich.rule import Rule
 from rich.table import Table
 
 from basra.bots import BOT_LEVELS, Bot, close_bot, make_bot
 from basra.bots.master import MasterBot
-from basra.cards import CARD_NAMES, InvalidCardError, card_long_name, cards_text, parse_card
+from basra.cards import InvalidCardError, parse_card
 from basra.cli.common import (
+    Number,
     UserError,
+    card_markup,
+    cards_markup,
     cli,
+    computer_level,
     out,
     parse_bots,
-    plural,
+    print_table,
     resolve_rules,
     rules_options,
     score_table,
     side_name,
 )
 from basra.match import DealHistory, Match, MatchOverError, Play
+from basra.names import computer_label, computer_name
 from basra.observe import observe
 from basra.record import Player, dumps, match_record
 from basra.state import move_captured, move_card
+
+WIDTH = 80
+"""Every line the game writes fits this many columns (but a long floor or capture)."""
+
+NAME_WIDTH = 12
+"""How much of the player's own name the score lines show."""
+
+
+class QuitGame(Exception):
+    """The player typed ``quit``: the match stops and its record is saved."""
 
 
 def _default_record_path() -> Path:
@@ -43,11 +61,25 @@ def _cards(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
 
 
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 1] + "…"
+
+
 class TerminalGame:
-    """One human seat against computer players, in the terminal."""
+    """One human seat against computer players, in the terminal.
+
+    ``names`` are the record's names (the player's, and each computer's level);
+    ``levels`` the level shown beside each computer's first name.
+    """
 
     def __init__(self, match: Match, human: int, bots: dict[int, Bot], names: list[str],
-                 record_path: Path, hints: MasterBot | None = None) -> None:
+                 record_path: Path, hints: MasterBot | None = None,
+                 levels: dict[int, str] | None = None) -> None:
         self.hints = hints
         self.match = match
         self.rules = match.rules
@@ -55,9 +87,25 @@ class TerminalGame:
         self.bots = bots
         self.names = names
         self.record_path = record_path
+        levels = levels or {seat: computer_level(names[seat]) for seat in bots}
+        self.short = [
+            _short(names[seat]) if seat == human else computer_name(seat)
+            for seat in range(self.rules.players)
+        ]
+        """Names where space is short: score lines and columns."""
+        self.labels = [
+            self.short[seat] if seat == human else computer_label(seat, levels[seat])
+            for seat in range(self.rules.players)
+        ]
+        """Names in sentences: a computer's first name and level, ``Layla (greedy)``."""
 
-    def seat_name(self, seat: int) -> str:
-        return "you" if seat == self.human else f"seat {seat} ({self.names[seat]})"
+    def who(self, seat: int) -> str:
+        """The player of ``seat`` as the subject of a sentence (markup)."""
+        return "You" if seat == self.human else escape(self.labels[seat])
+
+    def side(self, side: int) -> str:
+        """A side by its players' short names (markup)."""
+        return escape(side_name(self.rules, side, self.short))
 
     def save(self) -> Path:
         record = match_record(self.match, [
@@ -72,27 +120,42 @@ class TerminalGame:
             file.write(dumps(record))
         return path
 
+    def show_start(self) -> None:
+        rules = self.rules
+        teams = " in partnerships" if rules.partnership else ""
+        out.print(f"[bold]Basra[/] · {escape(self.match.variant)} · {rules.players} players"
+                  f"{teams} · first to {rules.target} points")
+        me = "" if self.names[self.human] == "you" else f" ({escape(self.short[self.human])})"
+        mine = self.rules.side_of[self.human]
+        partners = [escape(self.labels[s]) for s in range(rules.players)
+                    if s != self.human and rules.side_of[s] == mine]
+        others = [escape(self.labels[s]) for s in range(rules.players)
+                  if rules.side_of[s] != mine]
+        team = f", partnered with {_and(partners)}" if partners else ""
+        out.print(f"You are seat {self.human}{me}{team}.")
+        out.print(f"Against you: {_and(others)}.")
+
     def show_table(self) -> None:
         match, rules = self.match, self.rules
         state = match.state
         view = observe(match, self.human)
         out.print()
-        out.rule(f"Deal {len(match.deals)} · {match.variant}")
-        others = ", ".join(
-            f"{self.seat_name(s)}: {plural(view.hand_counts[s], 'card')}"
-            for s in range(rules.players) if s != self.human
-        )
-        out.print(f"Others: {others} · stock: {plural(view.stock_count, 'card')}")
-        scores = ", ".join(
-            f"{'your side' if s == view.side else side_name(rules, s)} {match.totals[s]}"
-            f" (+{plural(view.pile_counts[s], 'card')}, "
-            f"{plural(view.basras[s], 'basra')} this deal)"
-            for s in range(rules.sides)
-        )
-        out.print(f"Scores: {scores} · target {match.target}")
-        out.print(f"[bold]Floor:[/] {cards_text(state.floor) if state.floor else '(empty)'}")
-        hand = " ".join(f"[bold]{i}[/]) {CARD_NAMES[c]}" for i, c in
-                        enumerate(_cards(view.hand), 1))
+        out.print(Rule(f"Deal {len(match.deals)} · {escape(match.variant)}"),
+                  width=min(out.width, WIDTH))
+        sides = range(rules.sides)
+        scores = " · ".join(f"{self.side(s)} {match.totals[s]}" for s in sides)
+        out.print(f"Scores: {scores} · first to {match.target}")
+        taken = " · ".join(f"{self.side(s)} {view.pile_counts[s]}" for s in sides)
+        out.print(f"Cards taken this deal: {taken}")
+        basras = [f"{self.side(s)} {view.basras[s]}" for s in sides if view.basras[s]]
+        if basras:
+            out.print(f"Basras this deal: {' · '.join(basras)}")
+        hands = " · ".join(f"{escape(self.short[s])} {view.hand_counts[s]}"
+                           for s in range(rules.players) if s != self.human)
+        out.print(f"Cards in hand: {hands} · stock {view.stock_count}")
+        out.print(f"[bold]Floor:[/] {cards_markup(state.floor) if state.floor else '(empty)'}")
+        hand = "  ".join(f"[bold]{i})[/] {card_markup(c)}" for i, c in
+                         enumerate(_cards(view.hand), 1))
         out.print(f"[bold]Your hand:[/] {hand}")
 
     def show_hints(self) -> None:
@@ -107,22 +170,30 @@ class TerminalGame:
         table.add_column("margin", justify="right")
         for estimate in estimates:
             captured = move_captured(estimate.move)
-            text = CARD_NAMES[move_card(estimate.move)]
-            text += f" takes {cards_text(captured)}" if captured else " (trail)"
+            text = card_markup(move_card(estimate.move))
+            text += f" takes {cards_markup(captured)}" if captured else " (trail)"
             table.add_row(text, f"{estimate.value:+.1f}")
         out.print(table)
+
+    def ask(self, prompt: str) -> str:
+        """One answer typed at the prompt; shown again when the input is not a terminal,
+        so that a transcript reads like the game."""
+        answer = out.input(prompt).strip()
+        if not sys.stdin.isatty():
+            out.print(answer, markup=False)
+        return answer
 
     def ask_move(self) -> int:
         view = observe(self.match, self.human)
         hand = _cards(view.hand)
         while True:
-            answer = out.input("Your play (number or card, ? for help): ").strip()
+            answer = self.ask("Your play (number or card, ? for help): ")
             if answer in ("?", "help", "h"):
                 out.print("Type the number of a card in your hand (1, 2, ...) or its name "
                           "(7H, 10D, QS). 'quit' saves the match and leaves.")
                 continue
             if answer.lower() in ("quit", "q", "exit"):
-                raise KeyboardInterrupt
+                raise QuitGame
             card: int | None = None
             if answer.isdigit() and 1 <= int(answer) <= len(hand):
                 card = hand[int(answer) - 1]
@@ -130,11 +201,11 @@ class TerminalGame:
                 try:
                     card = parse_card(answer)
                 except InvalidCardError:
-                    out.print(f"[red]{answer!r} is not a card in your hand.[/] "
+                    out.print(f"[red]{escape(repr(answer))} is not a card in your hand.[/] "
                               f"Choose 1 to {len(hand)} or a card name.")
                     continue
                 if card not in hand:
-                    out.print(f"[red]{CARD_NAMES[card]} is not in your hand.[/]")
+                    out.print(f"{card_markup(card)} is not in your hand.")
                     continue
             choices = [m for m in view.legal_moves if move_card(m) == card]
             if len(choices) == 1:
@@ -142,41 +213,45 @@ class TerminalGame:
             return self.ask_capture(card, choices)
 
     def ask_capture(self, card: int, choices: list[int]) -> int:
-        out.print(f"{CARD_NAMES[card]} can be played in {len(choices)} ways:")
+        out.print(f"{card_markup(card)} can be played in {len(choices)} ways:")
         for i, move in enumerate(choices, 1):
             captured = move_captured(move)
-            text = f"capture {cards_text(captured)}" if captured else "trail (capture nothing)"
-            out.print(f"  [bold]{i}[/]) {text}")
+            text = f"take {cards_markup(captured)}" if captured else "trail (take nothing)"
+            out.print(f"  [bold]{i})[/] {text}")
         while True:
-            answer = out.input(f"Which one (1-{len(choices)})? ").strip()
+            answer = self.ask(f"Which one (1-{len(choices)})? ")
+            if answer.lower() in ("quit", "q", "exit"):
+                raise QuitGame
             if answer.isdigit() and 1 <= int(answer) <= len(choices):
                 return choices[int(answer) - 1]
             out.print(f"[red]Choose a number from 1 to {len(choices)}.[/]")
 
     def describe(self, play: Play) -> None:
-        who = self.seat_name(play.seat)
-        verb = "play" if play.seat == self.human else "plays"
-        card = f"{CARD_NAMES[play.card]} ({card_long_name(play.card)})"
+        mine = play.seat == self.human
+        verb, take = ("play", "take") if mine else ("plays", "takes")
+        line = f"{self.who(play.seat)} {verb} {card_markup(play.card)}"
         if play.captured:
-            line = f"{who.capitalize()} {verb} {card} and capture{'s' if verb == 'plays' else ''}"
-            line += f" {cards_text(play.captured)}"
+            line += f" and {take} {cards_markup(play.captured)}"
             if play.basra:
                 line += "  [bold yellow]BASRA![/]"
         else:
-            line = f"{who.capitalize()} {verb} {card} to the floor."
+            line += " to the floor."
         out.print(line)
 
     def show_deal_end(self, history: DealHistory, number: int) -> None:
         assert history.score is not None
         if history.leftover:
-            out.print(f"The floor ({cards_text(history.leftover)}) goes to "
-                      f"{self.seat_name(history.leftover_seat)}, the last to capture.")
+            to = "you" if history.leftover_seat == self.human else escape(
+                self.short[history.leftover_seat])
+            out.print(f"The floor ({cards_markup(history.leftover)}) goes to {to}, "
+                      "the last to capture.")
         score = history.score._asdict()
-        out.print(score_table(self.rules, score, f"Deal {number} score"))
+        out.print()
+        print_table(score_table(self.rules, score, self.short), f"Deal {number} score")
         if score["carry_out"]:
             out.print(f"Majority tied: {score['carry_out']} points carry to the next deal.")
-        out.print("Match totals: " + ", ".join(
-            f"{side_name(self.rules, s)} {t}" for s, t in enumerate(self.match.totals)))
+        out.print("Match totals: " + " · ".join(
+            f"{self.side(s)} {t}" for s, t in enumerate(self.match.totals)))
 
     def run(self) -> None:
         match = self.match
@@ -185,7 +260,9 @@ class TerminalGame:
             deal_number = len(match.deals)
             if deal_number != shown_deal:
                 shown_deal = deal_number
-                out.print(f"\n[bold]Deal {deal_number}[/]: seat {match.state.dealer} deals.")
+                dealer = match.state.dealer
+                deals = "You deal" if dealer == self.human else f"{self.who(dealer)} deals"
+                out.print(f"\n[bold]Deal {deal_number}[/]: {deals}.")
             seat = match.state.to_play
             if seat == self.human:
                 self.show_table()
@@ -205,23 +282,24 @@ class TerminalGame:
             out.print(f"\n[bold green]You win {match.totals[mine]} to "
                       f"{max(t for s, t in enumerate(match.totals) if s != mine)}![/]")
         else:
-            out.print(f"\n[bold]{side_name(self.rules, match.winner).capitalize()} wins "
+            verb = "win" if self.rules.partnership else "wins"
+            out.print(f"\n[bold]{self.side(match.winner)} {verb} "
                       f"with {match.totals[match.winner]} points.[/]")
 
 
 @cli.command()
 @rules_options()
-@click.option("--seat", type=int, default=0, show_default=True,
+@click.option("--seat", type=Number(), default=0, show_default=True,
               help="Your seat (0 plays first in the first deal unless seat 0 deals).")
 @click.option("--opponents", default="greedy", show_default=True, metavar="BOT[,BOT..]",
               help=f"Computer players: {', '.join(BOT_LEVELS)} or cmd:COMMAND "
                    "(one for all, or one per other seat).")
-@click.option("--think-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--think-ms", type=Number(1), default=1000, show_default=True,
               help="Time budget per move of the master bot (and of hints), in milliseconds.")
 @click.option("--hints", is_flag=True,
               help="Before each of your moves, show the master's estimate for every move.")
 @click.option("--name", default="you", show_default=True, help="Your name in the record.")
-@click.option("--seed", type=int, help="Seed for the deal (random by default).")
+@click.option("--seed", type=Number(), help="Seed for the deal (random by default).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save the game record [default: the user data directory].")
 def play(variant: str | None, players: int | None, rule_items: Sequence[str],
@@ -229,8 +307,8 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
          name: str, seed: int | None, record_path: Path | None) -> None:
     """Play a full match in the terminal against computer players.
 
-    The record is saved when the match ends, or when you stop with Ctrl-C, 'quit' or
-    the end of input.
+    The record is saved when the match ends, or when you stop: 'quit' or the end of
+    input (exit code 0), or Ctrl-C (exit code 130).
     """
     variant_name, rules = resolve_rules(variant, players, rule_items, rules_file)
     if not 0 <= seat < rules.players:
@@ -243,24 +321,29 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     bots = {s: make_bot(b, seed * 10 + s, think_ms=think_ms)
             for s, b in zip(others, bot_names, strict=True)}
     names = [name if s == seat else bots[s].name for s in range(rules.players)]
+    levels = {s: computer_level(b) for s, b in zip(others, bot_names, strict=True)}
     adviser = MasterBot(seed * 10 + seat, think_ms=think_ms) if hints else None
     game = TerminalGame(match, seat, bots, names, record_path or _default_record_path(),
-                         adviser)
-    out.print(f"[bold]Basra[/] · {variant_name} · {rules.players} players"
-              + (" in partnerships (seats 0 & 2 against 1 & 3)" if rules.partnership else "")
-              + f" · first to {rules.target} · you are seat {seat}")
+                        adviser, levels)
     code = 0
+    interrupt = signal.getsignal(signal.SIGINT)
     try:
-        game.run()
-    except (KeyboardInterrupt, EOFError) as stop:
-        out.print("\nMatch stopped before the end.")
-        code = 130 if isinstance(stop, KeyboardInterrupt) else 0
-    except MatchOverError:
-        pass
+        try:
+            game.show_start()
+            game.run()
+        except (QuitGame, EOFError, KeyboardInterrupt) as stop:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C keeps the record
+            out.print("\nMatch stopped before the end.")
+            code = 130 if isinstance(stop, KeyboardInterrupt) else 0
+        except MatchOverError:
+            pass
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            for bot in [*bots.values(), *([adviser] if adviser else [])]:
+                close_bot(bot)
+        path = game.save()
     finally:
-        for bot in [*bots.values(), *([adviser] if adviser else [])]:
-            close_bot(bot)
-    path = game.save()
+        signal.signal(signal.SIGINT, interrupt)
     finished = "" if match.is_over else "unfinished "
     out.print(f"Saved the {finished}record to {path}", soft_wrap=True)
     sys.exit(code)

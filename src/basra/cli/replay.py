@@ -6,21 +6,33 @@ import json
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
-from basra.cli.common import UserError, cli, out, score_table, side_name
+from basra.cards import parse_card
+from basra.cli.common import (
+    UserError,
+    card_markup,
+    cards_markup,
+    cli,
+    out,
+    print_table,
+    read_text,
+    score_table,
+    seat_label,
+    seat_short_name,
+    side_name,
+)
 from basra.record import RecordError, loads, replay
 
 
 @cli.command(name="replay")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print each deal's score and the result.")
 def replay_command(file: Path, as_json: bool) -> None:
     """Check a basra-record/1 file against the rules and show it deal by deal."""
+    text = read_text(file, "record file")
     try:
-        record = loads(file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise UserError(f"{file}: not a text file") from None
-    try:
+        record = loads(text)
         match = replay(record)
     except RecordError as error:
         raise UserError(f"{file}: {error}") from None
@@ -36,32 +48,40 @@ def replay_command(file: Path, as_json: bool) -> None:
             "result": record.get("result"),
         }))
         return
-    names = [p["name"] for p in record["players"]]
-    out.print(f"[bold]{file}[/]: a valid {match.variant} record, {rules.players} players: "
-              + ", ".join(f"seat {i} {n}" for i, n in enumerate(names)))
+    players = [(p["name"], p.get("kind", "bot")) for p in record["players"]]
+    labels = [seat_label(seat, name, kind) for seat, (name, kind) in enumerate(players)]
+    short = [seat_short_name(seat, name, kind) for seat, (name, kind) in enumerate(players)]
+    out.print(f"[bold]{escape(str(file))}[/]: a valid {escape(match.variant)} record, "
+              f"{rules.players} players" + (" in partnerships" if rules.partnership else ""),
+              soft_wrap=True)
+    for seat, label in enumerate(labels):
+        out.print(f"  seat {seat}: {escape(label)}")
     running = [0] * rules.sides
     for number, deal in enumerate(deals, 1):
         plays = deal["plays"]
         out.print()
-        out.print(f"[bold]Deal {number}[/] (dealer seat {deal['dealer']}), floor "
-                  f"{' '.join(deal['floor'])}, {len(plays)} plays")
+        out.print(f"[bold]Deal {number}[/] (dealer: {escape(short[deal['dealer']])}), floor "
+                  f"{cards_markup([parse_card(c) for c in deal['floor']])}, "
+                  f"{len(plays)} plays")
         for play in plays:
             if play["basra"]:
-                out.print(f"  basra: seat {play['seat']} {play['card']} takes "
-                          f"{' '.join(play['captured'])}")
+                taken = cards_markup([parse_card(c) for c in play["captured"]])
+                out.print(f"  basra by {escape(short[play['seat']])}: "
+                          f"{card_markup(parse_card(play['card']))} takes {taken}")
         if "score" in deal:
             score = deal["score"]
             for side, points in enumerate(score["total"]):
                 running[side] += points
-            out.print(score_table(rules, score, f"Deal {number} score"))
-            out.print("Match totals: " + ", ".join(
-                f"{side_name(rules, s)} {t}" for s, t in enumerate(running)))
+            print_table(score_table(rules, score, short), f"Deal {number} score")
+            out.print("Match totals: " + " · ".join(
+                f"{escape(side_name(rules, s, short))} {t}" for s, t in enumerate(running)))
         else:
             out.print("  (unfinished)")
     result = record.get("result")
     out.print()
     if result:
-        out.print(f"[bold green]Winner: {side_name(rules, result['winner'])}[/] with "
-                  f"{result['totals'][result['winner']]} points (target {result['target']}).")
+        winner = result["winner"]
+        out.print(f"[bold green]Winner: {escape(side_name(rules, winner, short))}[/] with "
+                  f"{result['totals'][winner]} points (target {result['target']}).")
     else:
         out.print("The match is unfinished.")

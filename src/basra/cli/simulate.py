@@ -13,10 +13,12 @@ from rich.table import Table
 from basra.arena import claim_record_paths, play_bot_match, side_totals
 from basra.bots import BOT_LEVELS
 from basra.cli.common import (
+    Number,
     cli,
     out,
     parse_bots,
     plural,
+    print_table,
     progress_bar,
     resolve_rules,
     rules_options,
@@ -27,18 +29,18 @@ from basra.record import Player, dumps, match_record
 
 @cli.command()
 @rules_options()
-@click.option("--matches", "-n", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--matches", "-n", type=Number(1), default=10, show_default=True,
               help="Number of matches to play.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=Number(), default=0, show_default=True,
               help="Seed of the first match (match i uses seed + i).")
 @click.option("--bots", "bots_text", default="random", show_default=True, metavar="A,B,..",
               help=f"One bot for every seat, one per seat or one per side: "
                    f"{', '.join(BOT_LEVELS)}, or cmd:COMMAND.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory.")
-@click.option("--think-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--think-ms", type=Number(1), default=1000, show_default=True,
               help="Time budget per move of the master bot, in milliseconds.")
-@click.option("--max-deals", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--max-deals", type=Number(1), default=1000, show_default=True,
               help="Stop a match still undecided after this many deals (tie_rule=raise can "
                    "run on); it is recorded unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -96,8 +98,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
     if as_json:
         click.echo(json.dumps(summary))
         return
-    table = Table(title=f"{matches} matches of {name}, {deals} deals, {seconds:.1f} s",
-                  title_justify="left")
+    table = Table()
     for column in ("side", "bots", "wins", "points/deal", "basras/deal"):
         table.add_column(column)
     for side in range(rules.sides):
@@ -106,7 +107,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
             side_name(rules, side), ", ".join(bot_names[s] for s in seats), str(wins[side]),
             f"{points[side] / deals:.2f}", f"{basras[side] / deals:.3f}",
         )
-    out.print(table)
+    print_table(table, f"{matches} matches of {name}, {deals} deals, {seconds:.1f} s")
     if unfinished:
         out.print(f"{plural(unfinished, 'match')} still undecided after {max_deals} deals "
                   "(stopped; see --max-deals).")

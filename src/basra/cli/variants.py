@@ -7,8 +7,24 @@ import json
 import click
 from rich.table import Table
 
-from basra.cli.common import cli, out
-from basra.rules import PRESETS, Rules, option_names, preset
+from basra.cli.common import cli, print_table
+from basra.rules import PRESETS, Preset, Rules, option_names, preset
+
+
+def _or(counts: list[int]) -> str:
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def players_text(found: Preset, between: str = " ") -> str:
+    """The player counts of a preset, and which of them play in partnerships.
+
+    >>> players_text(preset("iraqi")), players_text(preset("jawaker"))
+    ('2, 3 or 4 (4 in partnerships)', '2')
+    """
+    teams = [n for n in found.players if n in found.partnership_players]
+    return _or(list(found.players)) + (f"{between}({_or(teams)} in partnerships)"
+                                       if teams else "")
 
 
 def _option_value(rules: Rules, name: str) -> str:
@@ -31,30 +47,29 @@ def variants(name: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(
             {p.name: {"description": p.description, "players": list(p.players),
+                      "partnership_players": list(p.partnership_players),
                       "rules": p.rules_for().to_dict()} for p in chosen}, indent=2))
         return
     if name:
         found = chosen[0]
         rules = found.rules_for()
-        table = Table(title=f"{found.name}: {found.description}", title_justify="left")
+        table = Table()
         table.add_column("option")
         table.add_column("value")
-        table.add_row("players", " or ".join(map(str, found.players)))
+        table.add_row("players", players_text(found))
+        teams = [n for n in found.players if n in found.partnership_players]
+        table.add_row("partnership", f"with {_or(teams)} players" if teams else "no")
         for option in option_names():
-            if option != "players":
+            if option not in ("players", "partnership"):
                 table.add_row(option, _option_value(rules, option))
-        out.print(table)
+        print_table(table, f"{found.name}: {found.description}")
         return
-    table = Table(title="Basra variants (basra variants NAME shows every option)",
-                  title_justify="left")
+    table = Table()
     table.add_column("variant", no_wrap=True)
     table.add_column("players", no_wrap=True)
     table.add_column("rules")
     for found in chosen:
         rules = found.rules_for()
-        players = ", ".join(
-            f"{n} (teams)" if n in found.partnership_players else str(n) for n in found.players
-        )
         summary = (
             f"hand {rules.hand_size}; bury {' '.join(rules.bury) or 'none'}; "
             f"7♦ {rules.seven_diamonds}; basra {rules.basra} {rules.basra_points} pts, "
@@ -63,5 +78,5 @@ def variants(name: str | None, as_json: bool) -> None:
             f"points {_option_value(rules, 'card_points')}; to {rules.target}"
             f"{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
         )
-        table.add_row(found.name, players, summary)
-    out.print(table)
+        table.add_row(found.name, players_text(found, "\n"), summary)
+    print_table(table, "Basra variants (basra variants NAME shows every option)")
