@@ -206,7 +206,7 @@ def rules_options() -> Decorator:
                          help="Number of players (the preset's first count by default)."),
             click.option("--rule", "rule_items", multiple=True, metavar="NAME=VALUE",
                          help="Change one rule option (repeatable), e.g. --rule basra_points=5."),
-            click.option("--rules", "rules_file", type=click.Path(path_type=Path),
+            click.option("--rules", "rules_file", type=click.Path(path_type=Path), metavar="FILE",
                          help="TOML file of rule options (may name `variant` and `players`)."),
         ]
         for option in reversed(options):

@@ -34,13 +34,13 @@ from basra.cli.common import (
     side_name,
 )
 from basra.match import DealHistory, Match, MatchOverError, Play
-from basra.names import computer_label, computer_name
+from basra.names import computer_label, computer_name, guest_name
 from basra.observe import observe
 from basra.record import Player, dumps, match_record
 from basra.state import move_captured, move_card
 
 WIDTH = 80
-"""Every line the game writes fits this many columns (but a long floor or capture)."""
+"""Every line the game writes fits this many columns, except a long floor or capture."""
 
 NAME_WIDTH = 12
 """How much of the player's own name the score lines show."""
@@ -298,7 +298,8 @@ class TerminalGame:
               help="Time budget per move of the master bot (and of hints), in milliseconds.")
 @click.option("--hints", is_flag=True,
               help="Before each of your moves, show the master's estimate for every move.")
-@click.option("--name", default="you", show_default=True, help="Your name in the record.")
+@click.option("--name", default="you", show_default=True,
+              help="Your name in the score lines and the record.")
 @click.option("--seed", type=Number(), help="Seed for the deal (random by default).")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to save the game record [default: the user data directory].")
@@ -313,6 +314,8 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     variant_name, rules = resolve_rules(variant, players, rule_items, rules_file)
     if not 0 <= seat < rules.players:
         raise UserError(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
+    if not name.strip():
+        name = guest_name(seat)
     others = [s for s in range(rules.players) if s != seat]
     bot_names = parse_bots(opponents, len(others), "--opponents")
     if seed is None:
