@@ -533,7 +533,7 @@ function renderRecords() {
       const out = [];
       names.forEach((name, seat) => {
         if (seat % sides !== side) return;
-        if (out.length) out.push(" & ");
+        if (out.length) out.push(t("and_joiner"));
         out.push(nameElement(name));
         if (marks && finishedFor.has(seat)) {
           out.push(" ", el("span", { class: "finished-for", title: t("computer_finished_title"), text: t("computer_finished") }));

@@ -47,7 +47,7 @@ function sideSeats(frame, side) {
 /** The names of a side's players, each isolated, joined by "&". */
 function sideNames(frame, side) {
   const out = document.createDocumentFragment();
-  sideSeats(frame, side).forEach((seat, i) => out.append(i ? " & " : "", nameNode(seat)));
+  sideSeats(frame, side).forEach((seat, i) => out.append(i ? t("and_joiner") : "", nameNode(seat)));
   return out;
 }
 

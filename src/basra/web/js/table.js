@@ -119,7 +119,7 @@ function sideOf(seat) {
 
 function sideLabel(side) {
   const names = seats().filter((s) => sideOf(s.seat) === side).map((s) => seatName(s.seat));
-  return names.join(" & ");
+  return names.join(t("and_joiner"));
 }
 
 /** A side in one word: "Team 2" in a partnership, else its player's name. */
