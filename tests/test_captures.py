@@ -4,7 +4,7 @@ import random
 from functools import cache
 from itertools import combinations
 
-from basra.captures import CaptureTable, best_packings, pip_total
+from basra.captures import CaptureTable, best_packings, captures_for, pip_total
 from basra.cards import CARD_NAMES, CardSet, iter_cards, parse_card, parse_cards
 from basra.position import parse_position, rules_text
 from basra.rules import Rules, make_rules
@@ -12,7 +12,7 @@ from basra.state import DealState, apply, legal_moves, move_captured, move_card,
 
 
 def table_of(variant: str = "egyptian", **overrides: object) -> CaptureTable:
-    return CaptureTable(make_rules(variant, overrides=overrides))
+    return captures_for(make_rules(variant, overrides=overrides))
 
 
 def takes(card: str, floor: str, variant: str = "egyptian", **overrides: object) -> list[str]:
@@ -405,7 +405,7 @@ def test_legal_moves_agree_with_the_capture_table() -> None:
     rng = random.Random(11)
     for variant in ("egyptian", "lebanese", "jawaker", "classic", "six-card"):
         rules = make_rules(variant)
-        table = CaptureTable(rules)
+        table = captures_for(rules)
         for _ in range(100):
             cards = rng.sample(range(52), rng.randint(4, 12))
             hand, floor = cards[:4], cards[4:]

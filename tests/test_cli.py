@@ -322,9 +322,11 @@ def test_play_quit_command_saves_and_leaves(tmp_path: Path) -> None:
 
 
 def test_simulate_stops_undecided_matches_at_max_deals(tmp_path: Path) -> None:
-    # Under tie_rule=raise with a tiny target, several sides pass it almost every deal.
+    # Under tie_rule=raise with a tiny target rising one step at a time, several sides
+    # pass it almost every deal.
     result = basra("simulate", "-v", "three-player", "--rule", "target=1", "--rule",
-                   "target_step=1", "-n", "2", "--max-deals", "3", "--bots", "greedy",
+                   "target_step=1", "--rule", "target_raise=step", "-n", "2", "--max-deals",
+                   "3", "--bots", "greedy",
                    "--records", str(tmp_path), "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)

@@ -76,9 +76,17 @@ def test_match_result_raise() -> None:
     assert match_result(rules, [52, 60, 20], 51) == (None, 61)
     assert match_result(rules, [60, 60, 60], 51) == (None, 61)
     assert match_result(rules, [62, 60, 20], 61) == (0, 61)
-    assert match_result(rules, [62, 71, 20], 61) == (None, 71)
+    # The target rises to the first step above every total (spec section 7's examples).
+    assert match_result(rules, [55, 58, 30], 51) == (None, 61)
+    assert match_result(rules, [64, 77, 40], 61) == (None, 81)
+    assert match_result(rules, [62, 71, 20], 61) == (None, 81)
     stepped = make_rules("three-player", overrides={"target_step": 7})
-    assert match_result(stepped, [52, 60, 20], 51) == (None, 58)
+    assert match_result(stepped, [52, 60, 20], 51) == (None, 65)
+    one_step = make_rules("three-player", overrides={"target_raise": "step"})
+    assert match_result(one_step, [62, 71, 20], 61) == (None, 71)
+    assert match_result(one_step, [64, 77, 40], 61) == (None, 71)
+    no_step = make_rules("three-player", overrides={"target_step": 0})
+    assert match_result(no_step, [64, 77, 40], 61) == (None, 61)
 
 
 # Dealer rotation and seeds

@@ -16,6 +16,8 @@ OVERRIDES: list[dict[str, object]] = [
     {"optional_capture": "true", "bury": "none"},
     {"card_points": "none", "last_play_basra": "false"},
     {"card_points": "JD:5,J:1", "jack_basra": "lone_or_pair", "majority_tie": "carry"},
+    {"leftover": "split", "majority_min": 28, "majority_tie": "double"},
+    {"leftover": "split", "optional_capture": "true", "last_batch_basra": "false"},
 ]
 
 
@@ -24,6 +26,8 @@ def every_rules() -> list[Rules]:
     for name, entry in PRESETS.items():
         for players in entry.players:
             for overrides in OVERRIDES:
+                if name == "pasur" and "sums" in overrides:
+                    continue  # pasur has no matches-only form
                 found.append(make_rules(name, players, overrides))
     found.append(make_rules("classic", 4, {"partnership": "true"}))
     found.append(make_rules("egyptian", 4, {"partnership": "false"}))
@@ -135,7 +139,7 @@ def test_the_good_position_parses() -> None:
         (GOOD.replace("floor AS", "floor ZZ"), "floor: bad card 'ZZ'"),
         (GOOD.replace("hands 2H", "hands 2X"), "hands: bad card '2X'"),
         (GOOD.replace("stock AD 9S", "stock AD AD"), "stock: card AD is given twice"),
-        (GOOD.replace("egyptian/2", "pasur/2"), "unknown variant 'pasur'"),
+        (GOOD.replace("egyptian/2", "ethiopian/2"), "unknown variant 'ethiopian'"),
         (GOOD.replace("egyptian/2", "egyptian/5"), "not 5"),
         (GOOD.replace("egyptian/2", "egyptian/2 target"), "rule option 'target' is not NAME=VALUE"),
         (GOOD.replace("egyptian/2", "egyptian/2 target=abc"), "target must be a whole number"),

@@ -33,9 +33,12 @@ from basra.record import Player, dumps, loads, match_record, replay
 from basra.rules import (
     BASRA_RULES,
     JACK_BASRA_RULES,
+    LEFTOVER_RULES,
     MAJORITY_TIE_RULES,
     PRESETS,
     SEVEN_DIAMONDS_RULES,
+    TARGET_RAISE_RULES,
+    TIE_DEAL_RULES,
     TIE_RULES,
     Rules,
     make_rules,
@@ -62,6 +65,14 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 bot_kinds = st.sampled_from(["random", "greedy"])
 
 HOUSE_OPTIONS = {
+    "leftover": st.sampled_from(LEFTOVER_RULES),
+    "majority_min": st.sampled_from([0, 0, 20, 27, 28]),
+    "last_batch_basra": st.booleans(),
+    "basra_cancel": st.booleans(),
+    "clubs_points": st.sampled_from([0, 0, 7]),
+    "clubs_min": st.sampled_from([0, 7]),
+    "target_raise": st.sampled_from(TARGET_RAISE_RULES),
+    "tie_deal": st.sampled_from(TIE_DEAL_RULES),
     "optional_capture": st.booleans(),
     "sums": st.booleans(),
     "bury": st.sampled_from([(), ("J",), ("J", "7D"), ("J", "10D"), ("A", "7D")]),
@@ -148,6 +159,11 @@ def house_rules(draw: st.DrawFn) -> tuple[str, Rules]:
     overrides = draw(st.fixed_dictionaries({}, optional=HOUSE_OPTIONS))
     if name == "classic" and players == 4:
         overrides["partnership"] = draw(st.booleans())
+    if name == "pasur":  # the Basra family's capture options do not apply
+        for option in ("sums", "seven_diamonds", "basra"):
+            overrides.pop(option, None)
+    if name == "three-player" and overrides.get("tie_deal") == "tied":
+        overrides["tie_deal"] = "all"  # eight-card hands do not deal out to two players
     return name, make_rules(name, players, overrides)
 
 
@@ -171,11 +187,19 @@ def pips(mask: int) -> int:
     return sum(value_of(card) for card in iter_cards(mask))
 
 
-def spec_basra(rules: Rules, floor: int, card: int, captured: int, last_play: bool) -> bool:
-    """Whether a play is a basra, from RULES.md sections 4 and 5."""
+def spec_basra(rules: Rules, floor: int, card: int, captured: int, last_play: bool,
+               last_batch: bool = False) -> bool:
+    """Whether a play is a basra (a sur in Pasur), from RULES.md sections 4, 5 and 8."""
     if not captured or (last_play and not rules.last_play_basra):
         return False
+    if last_batch and not rules.last_batch_basra:
+        return False
     count = floor.bit_count()
+    if rules.family == "pasur":  # a sur clears the floor, with any card but a Jack
+        if card >> 2 == JACK:
+            return (rules.jack_basra == "lone" and count == 1) or (
+                rules.jack_basra == "lone_or_pair" and count <= 2)
+        return captured == floor
     if card >> 2 == JACK:
         if rules.jack_basra == "lone" and count == 1:
             return True
@@ -194,23 +218,40 @@ def spec_basra(rules: Rules, floor: int, card: int, captured: int, last_play: bo
 
 
 def spec_score(rules: Rules, piles: tuple[int, ...], basras: tuple[int, ...],
-               carry_in: int) -> DealScore:
+               carry_in: int, sides_playing: set[int] | None = None) -> DealScore:
     """A deal's score from the piles, the basra counts and the majority rule (section 6)."""
     cards = tuple(pile.bit_count() for pile in piles)
     card_points = tuple(sum(spec_points(rules, c) for c in iter_cards(pile)) for pile in piles)
-    basra_points = tuple(count * rules.basra_points for count in basras)
+    playing = [side for side in range(len(piles)) if side in sides_playing] if (
+        sides_playing is not None) else list(range(len(piles)))
+    if rules.basra_cancel:  # surs cancel one for one: what is left above the fewest scores
+        fewest = min(basras[side] for side in playing)
+        basra_points = tuple((count - fewest) * rules.basra_points if side in playing else 0
+                             for side, count in enumerate(basras))
+    else:
+        basra_points = tuple(count * rules.basra_points for count in basras)
     prize = rules.majority_points + carry_in
     majority = [0] * len(piles)
     carry_out = 0
-    leaders = [side for side, count in enumerate(cards)
-               if all(count > other for o, other in enumerate(cards) if o != side)]
-    if leaders:
+    leaders = [side for side in playing
+               if all(cards[side] > cards[other] for other in playing if other != side)]
+    if leaders and cards[leaders[0]] >= rules.majority_min:
         majority[leaders[0]] = prize
-    elif rules.majority_tie == "carry":
+    elif not leaders and rules.majority_tie == "carry":
         carry_out = prize
-    total = tuple(c + b + m for c, b, m in zip(card_points, basra_points, majority, strict=True))
+    elif not leaders and rules.majority_tie == "double":
+        carry_out = 2 * prize - rules.majority_points  # the next prize is twice this one
+    clubs: tuple[int, ...] = ()
+    if rules.clubs_points:
+        count = [sum(CARD_NAMES[c].endswith("C") for c in iter_cards(pile)) for pile in piles]
+        most = [side for side in playing
+                if all(count[side] > count[other] for other in playing if other != side)]
+        clubs = tuple(rules.clubs_points if [side] == most and count[side] >= rules.clubs_min
+                      else 0 for side in range(len(piles)))
+    total = tuple(c + b + m + (clubs[side] if clubs else 0) for side, (c, b, m) in enumerate(
+        zip(card_points, basra_points, majority, strict=True)))
     return DealScore(cards, basras, tuple(majority), card_points, basra_points, total,
-                     carry_in, carry_out)
+                     carry_in, carry_out, clubs)
 
 
 def spec_result(rules: Rules, totals: list[int], target: int) -> tuple[int | None, int]:
@@ -219,7 +260,16 @@ def spec_result(rules: Rules, totals: list[int], target: int) -> tuple[int | Non
     if not reached:
         return None, target
     if rules.tie_rule == "raise":
-        return (reached[0], target) if len(reached) == 1 else (None, target + rules.target_step)
+        if len(reached) == 1:
+            return reached[0], target
+        step = rules.target_step
+        if rules.target_raise == "lead":
+            return None, max(totals) + step
+        if rules.target_raise == "step":
+            return None, target + step
+        while target <= max(totals) and step:  # above: to the first step above every total
+            target += step
+        return None, target
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     return (leaders[0] if len(leaders) == 1 else None), target
@@ -243,7 +293,9 @@ def check_cards_accounted(played: PlayedMatch) -> None:
             assert max(hand_sizes) - min(hand_sizes) <= 1
         final = trace.states[-1]
         assert final.is_over and final.stock_mask() == 0 and not any(final.hands)
-        if final.last_capturer >= 0:
+        if played.rules.leftover == "split":
+            assert final.floor == 0
+        elif final.last_capturer >= 0:
             assert final.floor == 0
             side = played.rules.side_of[final.last_capturer]
             assert final.leftover & ~final.piles[side] == 0
@@ -266,22 +318,54 @@ def check_scores(played: PlayedMatch) -> None:
         piles = [0] * rules.sides
         basras = [0] * rules.sides
         last_capturer = -1
+        # The seats that play: all, or after a tie at the top the tied sides' (tie_deal).
+        seats = [seat for seat, hand in enumerate(history.layout.hands) if hand]
+        if number > 1 and rules.tie_deal == "tied" and rules.tie_rule == "highest":
+            best = max(totals)
+            tied = {side for side, total in enumerate(totals) if total == best}
+            if best >= target and len(tied) < rules.sides:
+                assert seats == [s for s in range(rules.players) if rules.side_of[s] in tied]
+            else:
+                assert seats == list(range(rules.players))
+        else:
+            assert seats == list(range(rules.players))
+        floor_order = list(history.layout.floor)  # oldest laid first
         steps = zip(trace.states[:-1], trace.moves, trace.states[1:], history.plays, strict=True)
         for before, move, after, made in steps:
             seat, card, captured = before.to_play, move & 63, move >> 6
+            assert seat in seats
             side = rules.side_of[seat]
-            basra = spec_basra(rules, before.floor, card, captured, after.is_over)
+            basra = spec_basra(rules, before.floor, card, captured, after.is_over,
+                               last_batch=not before.batches)
             assert made == (seat, card, captured, basra), position_text(before)
             if captured:
                 piles[side] |= captured | 1 << card
                 last_capturer = seat
+                floor_order = [c for c in floor_order if not captured >> c & 1]
+            else:
+                floor_order.append(card)
             basras[side] += basra
         assert history.leftover_seat == (last_capturer if history.leftover else -1)
-        if history.leftover:
+        if history.leftover and rules.leftover == "split":
+            # One card at a time, oldest first, to each side in turn from the side after
+            # the last capturer's (the first player's side when nobody captured).
+            start = last_capturer if last_capturer >= 0 else history.layout.dealer
+            seat = next(s % rules.players for s in range(start + 1, start + rules.players + 1)
+                        if s % rules.players in seats)
+            shares = []
+            for card in floor_order:
+                shares.append((card, rules.side_of[seat]))
+                piles[rules.side_of[seat]] |= 1 << card
+                seat = next(s % rules.players for s in range(seat + 1, seat + rules.players + 1)
+                            if s % rules.players in seats)
+            assert list(history.shares) == shares
+        elif history.leftover:
             piles[rules.side_of[last_capturer]] |= history.leftover
         assert tuple(piles) == final.piles
         assert tuple(basras) == final.basras
-        assert history.score == spec_score(rules, final.piles, final.basras, carry)
+        sides_playing = {rules.side_of[seat] for seat in seats}
+        assert history.score == spec_score(rules, final.piles, final.basras, carry,
+                                           sides_playing)
         assert deal_score(final, carry) == history.score
         captured_cards = ALL_CARDS & ~final.floor
         assert sum(history.score.card_points) == sum(

@@ -177,14 +177,27 @@ def check_record(record: dict[str, Any], match: Match) -> None:
             assert deal["leftover"] is None
 
         score = deal["score"]
-        assert set(score) == SCORE_KEYS
-        for key in SCORE_KEYS - {"carry_in", "carry_out"}:
+        keys = SCORE_KEYS | ({"clubs"} if rules.clubs_points else set())
+        assert set(score) == keys
+        for key in keys - {"carry_in", "carry_out"}:
             assert len(score[key]) == sides and all(isinstance(v, int) for v in score[key])
         cards = [len(pile) for pile in piles]
         assert score["cards"] == cards
         assert score["basras"] == basras
         assert score["card_points"] == [sum(points(rules, c) for c in pile) for pile in piles]
-        assert score["basra_points"] == [b * rules.basra_points for b in basras]
+        if rules.basra_cancel:  # each side scores its basras beyond the fewest made
+            assert score["basra_points"] == [(b - min(basras)) * rules.basra_points
+                                             for b in basras]
+        else:
+            assert score["basra_points"] == [b * rules.basra_points for b in basras]
+        extra = [0] * sides
+        if rules.clubs_points:
+            clubs = [sum(c.endswith("C") for c in pile) for pile in piles]
+            top = [s for s in range(sides) if all(clubs[s] > clubs[o] for o in range(sides)
+                                                  if o != s)]
+            assert score["clubs"] == [rules.clubs_points if [s] == top else 0
+                                      for s in range(sides)]
+            extra = score["clubs"]
         assert score["carry_in"] == carry
         prize = rules.majority_points + carry
         leaders = [s for s in range(sides) if all(cards[s] > cards[o] for o in range(sides)
@@ -193,7 +206,7 @@ def check_record(record: dict[str, Any], match: Match) -> None:
         tied_carry = prize if not leaders and rules.majority_tie == "carry" else 0
         assert score["carry_out"] == tied_carry
         assert score["total"] == [
-            score["card_points"][s] + score["basra_points"][s] + score["majority"][s]
+            score["card_points"][s] + score["basra_points"][s] + score["majority"][s] + extra[s]
             for s in range(sides)
         ]
         carry = score["carry_out"]

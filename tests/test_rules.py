@@ -62,8 +62,40 @@ TABLE = {
 PARTNERSHIP_AT_FOUR = {"egyptian", "lebanese", "iraqi", "six-card"}
 
 
-def test_the_presets_are_exactly_the_seven_of_the_spec() -> None:
-    assert set(PRESETS) == set(TABLE)
+def test_the_presets_are_the_seven_of_the_spec_and_pasur() -> None:
+    assert set(PRESETS) == set(TABLE) | {"pasur"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pasur_preset_follows_spec_section_8(players: int) -> None:
+    rules = make_rules("pasur", players)
+    assert rules.family == "pasur"
+    assert rules.partnership is (players == 4)
+    assert (rules.hand_size, rules.floor_size, rules.bury) == (4, 4, ("J",))
+    assert rules.floor_redeal and rules.basra_cancel
+    assert (rules.basra_points, rules.clubs_points, rules.majority_points) == (5, 7, 0)
+    assert rules.last_play_basra is False
+    assert dict(rules.card_points) == STANDARD_POINTS
+    assert (rules.target, rules.tie_rule) == (62, "highest")
+    assert preset("Pasoor") is preset("pasur")
+
+
+def test_pasur_refuses_the_options_of_the_basra_family() -> None:
+    with pytest.raises(RulesError, match="seven_diamonds belongs to the basra family"):
+        make_rules("pasur", overrides={"seven_diamonds": "sweep"})
+    with pytest.raises(RulesError, match="pasur needs basra=clear"):
+        make_rules("pasur", overrides={"basra": "lone"})
+
+
+def test_three_player_target_rises_above_every_total_by_default() -> None:
+    assert make_rules("three-player").target_raise == "above"
+
+
+def test_tie_deal_tied_needs_hands_that_deal_out_to_fewer_players() -> None:
+    assert make_rules("egyptian", 3, {"tie_deal": "tied"}).tie_deal == "tied"
+    with pytest.raises(RulesError, match="needs hands that also deal out to 3 players"):
+        make_rules("egyptian", 4, {"partnership": "false", "hand_size": "12",
+                                   "tie_deal": "tied"})
 
 
 @pytest.mark.parametrize("name", sorted(TABLE))
@@ -229,9 +261,9 @@ def test_partnership_needs_four_players() -> None:
 
 def test_unknown_variant_lists_the_valid_ones() -> None:
     with pytest.raises(RulesError) as caught:
-        make_rules("pasur")
+        make_rules("ethiopian")
     message = str(caught.value)
-    assert "'pasur'" in message
+    assert "'ethiopian'" in message
     for name in TABLE:
         assert name in message
 
@@ -386,7 +418,9 @@ def test_rules_are_frozen_and_hashable() -> None:
 
 # Ranges of the numeric options
 
-SCORING_OPTIONS = ["basra_points", "majority_points", "target", "target_step"]
+SCORING_OPTIONS = ["basra_points", "majority_points", "majority_min", "clubs_points", "clubs_min",
+                   "target",
+                   "target_step"]
 
 
 def test_every_whole_number_option_has_a_range() -> None:
@@ -522,7 +556,7 @@ def test_long_bad_values_are_quoted_short(options: dict[str, object]) -> None:
     with pytest.raises(RulesError) as caught:
         Rules.from_dict(options)
     message = str(caught.value)
-    assert len(message) < 300 and "\n" not in message
+    assert len(message) < 420 and "\n" not in message
     assert "characters" in message or "10**5000" in message
 
 

@@ -1,14 +1,18 @@
 """What a played card captures from a floor, and whether the capture is a basra.
 
-A numeral of value v takes the largest set of floor numerals that splits into disjoint
-groups each summing to v (spec section 3). Floor cards of value v are always in it (a
-match can join any packing), cards above v never are, so the search runs only over the
-floor cards *below* v and is memoised by exactly that part of the floor. When several
+This is the one place that decides what a card captures. The rule family chooses how
+(:func:`captures_for`): :class:`BasraCaptures` for the Basra presets, :class:`PasurCaptures`
+for Pasur. Both share the memo layout the move generator relies on (:class:`CaptureTable`).
+
+In Basra a numeral of value v takes the largest set of floor numerals that splits into
+disjoint groups each summing to v (spec section 3). Floor cards of value v are always in
+it (a match can join any packing), cards above v never are, so the search runs only over
+the floor cards *below* v and is memoised by exactly that part of the floor. When several
 different largest sets exist, each is an option.
 
 >>> from basra.rules import make_rules
 >>> from basra.cards import CardSet, parse_card
->>> table = CaptureTable(make_rules("egyptian"))
+>>> table = captures_for(make_rules("egyptian"))
 >>> [str(CardSet(m)) for m in table.options(parse_card("7H"), CardSet.parse("7S 4H 3C 5D").mask)]
 ['3C 4H 7S']
 >>> [str(CardSet(m)) for m in table.options(parse_card("9H"), CardSet.parse("7S 2H 4C 5D").mask)]
@@ -17,13 +21,23 @@ different largest sets exist, each is an option.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 
 from .cards import JACK, NUMERALS, SEVEN_OF_DIAMONDS, iter_cards, rank_mask
 from .rules import Rules
 
-__all__ = ["CaptureTable", "best_packings", "packing_counts", "pip_total"]
+__all__ = [
+    "BasraCaptures",
+    "CaptureTable",
+    "PasurCaptures",
+    "best_packings",
+    "captures_for",
+    "packing_counts",
+    "pip_total",
+    "sum_sets",
+]
 
 JACKS = rank_mask(JACK)
 
@@ -168,52 +182,64 @@ def best_packings(value: int, cards: int) -> tuple[int, ...]:
     return tuple(sorted(options))
 
 
-class CaptureTable:
-    """Capture options and basra tests under one rules value, memoised by floor."""
+def sum_sets(total: int, cards: int) -> tuple[int, ...]:
+    """Every set of the numerals in ``cards`` whose values add up to exactly ``total``.
 
-    def __init__(self, rules: Rules) -> None:
+    Pasur's capture: one such set, the player's choice. Sets are masks, lowest first.
+
+    >>> from basra.cards import CardSet
+    >>> [str(CardSet(m)) for m in sum_sets(7, CardSet.parse("7S 5H 2D 4C 3C").mask)]
+    ['3C 4C', '2D 5H', '7S']
+    """
+    found: list[int] = []
+    pool = [card for card in iter_cards(cards & NUMERALS) if _VALUES[card] <= total]
+
+    def walk(start: int, rest: int, chosen: int) -> None:
+        if rest == 0:
+            found.append(chosen)
+            return
+        for i in range(start, len(pool)):
+            card = pool[i]
+            value = _VALUES[card]
+            if value > rest:
+                break
+            walk(i + 1, rest - value, chosen | 1 << card)
+
+    walk(0, total, 0)
+    return tuple(sorted(found))
+
+
+class CaptureTable:
+    """Capture options and basra tests under one rules value, memoised by floor.
+
+    The move generator (:func:`basra.state.legal_moves`) reads the tables built here:
+    ``kinds`` (what each card is), ``key_masks`` and ``memos`` (the part of the floor a
+    card's options depend on, and its options by that part), ``sweeps`` (cards that take
+    a whole non-empty floor) and ``clears`` (cards whose capture is a basra exactly when
+    it clears the floor). A family fills them in ``__init__`` and answers :meth:`options`.
+    """
+
+    family = ""
+
+    def __init__(self, rules: Rules, kinds: list[int], key_masks: list[int]) -> None:
         self.rules = rules
-        seven = rules.seven_diamonds
-        kinds = []
-        for card in range(52):
-            rank = card >> 2
-            if card == SEVEN_OF_DIAMONDS and seven in ("sweep", "sweep_any"):
-                kinds.append(SEVEN_SWEEP)
-            elif card == SEVEN_OF_DIAMONDS and seven == "sweep_small":
-                kinds.append(SEVEN_SMALL)
-            elif rank < JACK:
-                kinds.append(NUMERAL)
-            elif rank == JACK:
-                kinds.append(JACK_KIND)
-            else:
-                kinds.append(COURT)
         self.kinds = tuple(kinds)
-        self._packings: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(11))
-        """Largest packings of the floor cards below each value, by those cards."""
-        # Fast lookup for the move generator: for each card, the part of the floor its
-        # options depend on and a memo of its options by that part. None marks the cards
-        # whose options depend on the whole floor (Jacks, the 7♦ when it sweeps).
-        self.key_masks = tuple(
-            (1 << (4 * (card >> 2) + 4)) - 1 if kinds[card] == NUMERAL
-            else rank_mask(card >> 2) if kinds[card] == COURT
-            else 0
-            for card in range(52)
-        )
+        self.key_masks = tuple(key_masks)
         by_rank: dict[int, dict[int, tuple[int, ...]]] = {}
         self.memos: tuple[dict[int, tuple[int, ...]] | None, ...] = tuple(
             by_rank.setdefault(card >> 2, {}) if kinds[card] in (NUMERAL, COURT) else None
             for card in range(52)
         )
         """Per card (shared by a rank): its captures by the floor part, shifted (``<< 6``)."""
-        self.sweeps = tuple(kind in (JACK_KIND, SEVEN_SWEEP) for kind in kinds)
-        """Cards that take the whole floor whenever it is not empty."""
         self.side_of = rules.side_of
-        self.clears = tuple(
-            rules.basra == "clear" and kind in (NUMERAL, COURT) for kind in kinds
-        )
-        """Cards whose capture is a basra exactly when it clears the floor."""
         self.optional = rules.optional_capture
         self.last_play_basra = rules.last_play_basra
+        self.late_basra = rules.last_batch_basra
+        """Whether plays of the last batch can score a basra."""
+        self.ordered = rules.leftover == "split"
+        """Whether states keep the floor's laying order (for the leftover split)."""
+        self.sweeps: tuple[bool, ...] = (False,) * 52
+        self.clears: tuple[bool, ...] = (False,) * 52
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaptureTable):
@@ -224,23 +250,7 @@ class CaptureTable:
         return hash(self.rules)
 
     def __repr__(self) -> str:
-        return f"CaptureTable({self.rules!r})"
-
-    def numeral_options(self, value: int, floor: int) -> tuple[int, ...]:
-        """Capture options of a numeral of ``value`` on ``floor`` (``()``: it trails)."""
-        matches = floor & rank_mask(value - 1)
-        if not self.rules.sums:
-            return (matches,) if matches else ()
-        below = floor & _BELOW[value]
-        cache = self._packings[value]
-        packings = cache.get(below)
-        if packings is None:
-            if len(cache) >= MEMO_LIMIT:
-                cache.clear()
-            packings = cache[below] = best_packings(value, below)
-        if packings == (0,):
-            return (matches,) if matches else ()
-        return tuple(matches | packing for packing in packings)
+        return f"{type(self).__name__}({self.rules!r})"
 
     def shifted_options(self, card: int, floor: int) -> tuple[int, ...]:
         """:meth:`options` with each mask shifted into move position (``<< 6``).
@@ -259,6 +269,80 @@ class CaptureTable:
         With ``optional_capture`` a trail is allowed as well; that is for the move
         generator to add, not part of this answer.
         """
+        raise NotImplementedError
+
+    def is_basra(self, floor: int, card: int, captured: int) -> bool:
+        """Whether playing ``card`` on ``floor`` and capturing ``captured`` scores a basra.
+
+        It does not know whether this is the last play of the deal
+        (``last_play_basra``); the caller applies that.
+        """
+        if not captured:
+            return False
+        if self.kinds[card] == JACK_KIND:
+            return self._jack_basra(floor)
+        return captured == floor
+
+    def _jack_basra(self, floor: int) -> bool:
+        count = floor.bit_count()
+        jack_basra = self.rules.jack_basra
+        return (jack_basra == "lone" and count == 1) or (
+            jack_basra == "lone_or_pair" and count <= 2)
+
+
+class BasraCaptures(CaptureTable):
+    """Basra: matches and sums to the card's value, Q and K by rank, the Jack sweeps, and
+    the 7♦ as the variant says."""
+
+    family = "basra"
+
+    def __init__(self, rules: Rules) -> None:
+        seven = rules.seven_diamonds
+        kinds = []
+        for card in range(52):
+            rank = card >> 2
+            if card == SEVEN_OF_DIAMONDS and seven in ("sweep", "sweep_any"):
+                kinds.append(SEVEN_SWEEP)
+            elif card == SEVEN_OF_DIAMONDS and seven == "sweep_small":
+                kinds.append(SEVEN_SMALL)
+            elif rank < JACK:
+                kinds.append(NUMERAL)
+            elif rank == JACK:
+                kinds.append(JACK_KIND)
+            else:
+                kinds.append(COURT)
+        # Fast lookup for the move generator: for each card, the part of the floor its
+        # options depend on. Jacks and a sweeping 7♦ depend on the whole floor (no memo).
+        super().__init__(rules, kinds, [
+            (1 << (4 * (card >> 2) + 4)) - 1 if kinds[card] == NUMERAL
+            else rank_mask(card >> 2) if kinds[card] == COURT
+            else 0
+            for card in range(52)
+        ])
+        self._packings: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(11))
+        """Largest packings of the floor cards below each value, by those cards."""
+        self.sweeps = tuple(kind in (JACK_KIND, SEVEN_SWEEP) for kind in kinds)
+        self.clears = tuple(
+            rules.basra == "clear" and kind in (NUMERAL, COURT) for kind in kinds
+        )
+
+    def numeral_options(self, value: int, floor: int) -> tuple[int, ...]:
+        """Capture options of a numeral of ``value`` on ``floor`` (``()``: it trails)."""
+        matches = floor & rank_mask(value - 1)
+        if not self.rules.sums:
+            return (matches,) if matches else ()
+        below = floor & _BELOW[value]
+        cache = self._packings[value]
+        packings = cache.get(below)
+        if packings is None:
+            if len(cache) >= MEMO_LIMIT:
+                cache.clear()
+            packings = cache[below] = best_packings(value, below)
+        if packings == (0,):
+            return (matches,) if matches else ()
+        return tuple(matches | packing for packing in packings)
+
+    def options(self, card: int, floor: int) -> tuple[int, ...]:
         kind = self.kinds[card]
         if kind == NUMERAL:
             return self.numeral_options((card >> 2) + 1, floor)
@@ -273,23 +357,15 @@ class CaptureTable:
         return self.numeral_options(7, floor)
 
     def is_basra(self, floor: int, card: int, captured: int) -> bool:
-        """Whether playing ``card`` on ``floor`` and capturing ``captured`` scores a basra.
-
-        It does not know whether this is the last play of the deal
-        (``last_play_basra``); the caller applies that.
-        """
         if not captured:
             return False
         rules = self.rules
         kind = self.kinds[card]
         if kind == JACK_KIND:
-            count = floor.bit_count()
-            if rules.jack_basra == "lone" and count == 1:
-                return True
-            if rules.jack_basra == "lone_or_pair" and count <= 2:
+            if self._jack_basra(floor):
                 return True
             # Under the lone rule a Jack taking a lone Jack is a capture by rank.
-            return rules.basra == "lone" and count == 1 and bool(floor & JACKS)
+            return rules.basra == "lone" and floor.bit_count() == 1 and bool(floor & JACKS)
         if kind == SEVEN_SWEEP:
             return not floor & ~NUMERALS and pip_total(floor) <= 10
         if kind == SEVEN_SMALL and pip_total(floor) <= 10:
@@ -297,3 +373,63 @@ class CaptureTable:
         if rules.basra == "clear":
             return captured == floor
         return captured == floor and floor.bit_count() == 1
+
+
+PASUR_JACK_TAKES = NUMERALS | JACKS
+"""What a Pasur Jack captures: every numeral and Jack, never a King or a Queen."""
+
+
+class PasurCaptures(CaptureTable):
+    """Pasur: a numeral takes one set of floor numerals that adds up to 11 with it, a King
+    one King, a Queen one Queen, and a Jack every numeral and Jack. A capture that clears
+    the floor is a sur (the engine's basra), except with a Jack.
+
+    >>> from basra.rules import make_rules
+    >>> from basra.cards import CardSet, parse_card
+    >>> table = captures_for(make_rules("pasur"))
+    >>> def takes(card: str, floor: str) -> list[str]:
+    ...     return [str(CardSet(m)) for m in table.options(parse_card(card),
+    ...                                                    CardSet.parse(floor).mask)]
+    >>> takes("4H", "7S 5D 2C KH")
+    ['2C 5D', '7S']
+    >>> takes("KS", "KH KC 3D"), takes("JS", "QH 3D JC"), takes("JS", "QH KD")
+    (['KH', 'KC'], ['3D JC'], [])
+    """
+
+    family = "pasur"
+
+    def __init__(self, rules: Rules) -> None:
+        kinds = [NUMERAL if card >> 2 < JACK else JACK_KIND if card >> 2 == JACK else COURT
+                 for card in range(52)]
+        super().__init__(rules, kinds, [
+            (1 << (4 * (10 - (card >> 2)))) - 1 if kinds[card] == NUMERAL
+            else rank_mask(card >> 2) if kinds[card] == COURT
+            else 0
+            for card in range(52)
+        ])
+        # Every card but a Jack makes a sur when it clears the floor; a Jack's capture is
+        # a sur only as jack_basra says (never, in the preset).
+        self.clears = tuple(kind != JACK_KIND for kind in kinds)
+
+    def options(self, card: int, floor: int) -> tuple[int, ...]:
+        kind = self.kinds[card]
+        if kind == NUMERAL:
+            return sum_sets(10 - (card >> 2), floor & self.key_masks[card])
+        if kind == JACK_KIND:
+            taken = floor & PASUR_JACK_TAKES
+            return (taken,) if taken else ()
+        same = floor & rank_mask(card >> 2)
+        return tuple(1 << one for one in iter_cards(same))
+
+
+FAMILY_CAPTURES: dict[str, Callable[[Rules], CaptureTable]] = {
+    "basra": BasraCaptures,
+    "pasur": PasurCaptures,
+}
+"""The capture rule of each family (:attr:`basra.rules.Rules.family`)."""
+
+
+def captures_for(rules: Rules) -> CaptureTable:
+    """A fresh capture table for ``rules``, of its family's kind (see also the shared,
+    cached :func:`basra.state.capture_table`)."""
+    return FAMILY_CAPTURES[rules.family](rules)

@@ -29,12 +29,14 @@ from .state import (
     check_layout,
     deal_layout,
     deal_score,
+    layout_seats,
+    leftover_shares,
     legal_moves,
     play,
     start_deal,
 )
 
-__all__ = ["DealHistory", "Match", "MatchOverError", "Play", "match_result"]
+__all__ = ["DealHistory", "Match", "MatchOverError", "Play", "match_result", "tied_seats"]
 
 
 class MatchOverError(IllegalMoveError):
@@ -58,7 +60,11 @@ class DealHistory:
     layout: Layout
     plays: list[Play] = field(default_factory=list)
     leftover_seat: int = -1
+    """The last capturer, who took the leftover (-1: nobody captured)."""
     leftover: int = 0
+    shares: tuple[tuple[int, int], ...] = ()
+    """Under ``leftover = split``: (card, side) for each leftover card, in the order they
+    were given out."""
     score: DealScore | None = None
     """None while the deal is being played."""
 
@@ -72,8 +78,13 @@ def match_result(rules: Rules, totals: tuple[int, ...] | list[int],
     (1, 101)
     >>> match_result(make_rules("egyptian"), [110, 110], 101)
     (None, 101)
-    >>> match_result(make_rules("three-player"), [52, 60, 20], 51)
+    >>> match_result(make_rules("three-player"), [55, 58, 30], 51)
     (None, 61)
+    >>> match_result(make_rules("three-player"), [64, 77, 40], 61)
+    (None, 81)
+    >>> match_result(make_rules("three-player", overrides={"target_raise": "step"}),
+    ...              [64, 77, 40], 61)
+    (None, 71)
     >>> match_result(make_rules("three-player", overrides={"target_raise": "lead"}),
     ...              [52, 60, 20], 51)
     (None, 70)
@@ -84,11 +95,39 @@ def match_result(rules: Rules, totals: tuple[int, ...] | list[int],
     if rules.tie_rule == "raise":
         if len(reached) == 1:
             return reached[0], target
-        base = max(totals) if rules.target_raise == "lead" else target
-        return None, base + rules.target_step
+        step = rules.target_step
+        if rules.target_raise == "lead":
+            return None, max(totals) + step
+        if rules.target_raise == "step" or step == 0:
+            return None, target + step
+        # above: the first step above every side's total ("61, then 71 and so on").
+        return None, target + step * ((max(totals) - target) // step + 1)
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     return (leaders[0] if len(leaders) == 1 else None), target
+
+
+def tied_seats(rules: Rules, totals: list[int] | tuple[int, ...], target: int,
+               winner: int | None) -> tuple[int, ...] | None:
+    """The seats that play the next deal under ``tie_deal = tied``: those of the sides tied
+    with the highest total at or over the target, when others are not; else None (all).
+
+    >>> from basra.rules import make_rules
+    >>> rules = make_rules("egyptian", 3, {"tie_deal": "tied"})
+    >>> tied_seats(rules, [110, 110, 90], 101, None)
+    (0, 1)
+    >>> tied_seats(rules, [110, 110, 110], 101, None) is None
+    True
+    """
+    if winner is not None or rules.tie_rule != "highest" or rules.tie_deal != "tied":
+        return None
+    best = max(totals)
+    if best < target:
+        return None
+    leaders = {side for side, total in enumerate(totals) if total == best}
+    if len(leaders) == rules.sides:
+        return None
+    return tuple(seat for seat in range(rules.players) if rules.side_of[seat] in leaders)
 
 
 class Match:
@@ -123,6 +162,9 @@ class Match:
         """Majority prize held over from tied deals."""
         self.deals: list[DealHistory] = []
         self.winner: int | None = None
+        self.playing: tuple[int, ...] | None = None
+        """The seats that play the next deal: None for all, or the seats of the sides
+        tied at the top under ``tie_deal = tied``."""
         self._state: DealState | None = None
         if auto_deal:
             self.deal()
@@ -153,13 +195,18 @@ class Match:
         if self.deal_in_progress:
             raise IllegalMoveError("the current deal is not finished")
         if layout is None:
-            layout = deal_layout(self.rules, self.next_dealer, self.rng)
+            layout = deal_layout(self.rules, self.next_dealer, self.rng, self.playing)
         else:
             check_layout(self.rules, layout)
             if layout.dealer != self.next_dealer:
                 raise IllegalMoveError(
                     f"the dealer of this deal is seat {self.next_dealer}, not {layout.dealer}"
                 )
+            expected = self.playing or tuple(range(self.rules.players))
+            if layout_seats(layout) != expected:
+                raise IllegalMoveError(
+                    f"this deal is played by seats {' '.join(map(str, expected))}, not "
+                    f"{' '.join(map(str, layout_seats(layout)))}")
         self.deals.append(DealHistory(layout))
         self._state = start_deal(self.rules, layout)
         return self._state
@@ -188,12 +235,16 @@ class Match:
         if state.leftover:
             history.leftover_seat = state.last_capturer
             history.leftover = state.leftover
+            if state.table.ordered:
+                history.shares = tuple(leftover_shares(
+                    state.table, state.laid, state.last_capturer, state.dealer, state.turns))
         score = deal_score(state, self.carry)
         history.score = score
         self.carry = score.carry_out
         for side, points in enumerate(score.total):
             self.totals[side] += points
         self.winner, self.target = match_result(self.rules, self.totals, self.target)
+        self.playing = tied_seats(self.rules, self.totals, self.target, self.winner)
         if self.winner is not None:
             self.carry = 0  # a match that ends drops the pending majority prize
         elif self.auto_deal:

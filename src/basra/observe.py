@@ -20,7 +20,7 @@ from typing import Any
 from .cards import CARD_NAMES, card_names
 from .match import Match, Play
 from .rules import Rules
-from .state import DealState, legal_moves, move_text
+from .state import DealState, legal_moves, move_text, playing_order
 
 __all__ = ["Observation", "observe", "observe_state"]
 
@@ -61,6 +61,16 @@ class Observation:
     """Every play of this deal so far (public)."""
     legal_moves: tuple[int, ...]
     """This seat's legal moves when it is its turn, else empty."""
+    turns: tuple[int, ...] = ()
+    """The seat that plays after each seat this deal (seats that sit out an extra deal
+    are skipped); see :attr:`basra.state.DealState.turns`."""
+    laid: tuple[int, ...] = ()
+    """The floor oldest card first, under ``leftover = split`` (else empty)."""
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats that play this deal, in turn order from the first player."""
+        return playing_order(self.turns, self.dealer)
 
     @property
     def side(self) -> int:
@@ -108,6 +118,9 @@ class Observation:
             ],
             "legal_moves": [move_text(m) for m in self.legal_moves],
             "rules": self.rules.to_dict(),
+            "seats": list(self.seats),
+            **({"floor_order": [CARD_NAMES[c] for c in self.laid]}
+               if self.laid and self.floor else {}),
         }
 
 
@@ -168,4 +181,6 @@ def observe_state(
         deal_number=deal_number,
         plays=plays,
         legal_moves=tuple(legal_moves(state)) if to_play == seat else (),
+        turns=state.turns,
+        laid=state.laid,
     )

@@ -8,7 +8,9 @@ and any options that differ from the preset::
 
 ``stock`` lists the undealt cards in dealing order (each seat's cards of a batch sorted),
 ``piles`` and ``basras`` are per side, ``last`` is the last capturer (``-`` for none), and a
-finished deal adds ``leftover``. :func:`position_text` and :func:`parse_position` round-trip.
+finished deal adds ``leftover``. An extra deal that some seats sit out adds ``seats`` (the
+seats that play), and under ``leftover = split`` the floor is listed oldest card first.
+:func:`position_text` and :func:`parse_position` round-trip.
 
 >>> import random
 >>> from basra.state import new_deal
@@ -27,7 +29,7 @@ import dataclasses
 
 from .cards import CARD_NAMES, cards_text, iter_cards, parse_cards
 from .rules import PRESETS, Rules, RulesError, make_rules
-from .state import DealState, capture_table
+from .state import DealState, capture_table, seat_turns
 
 __all__ = ["PositionError", "parse_position", "position_text", "rules_text"]
 
@@ -93,13 +95,15 @@ def _seats_text(masks: tuple[int, ...]) -> str:
 def position_text(state: DealState) -> str:
     """The one-line text of a deal state."""
     rules = state.rules
-    order = [(state.first + i) % rules.players for i in range(rules.players)]
+    order = state.seats
     stock = [card for later in state.batches for seat in order for card in iter_cards(later[seat])]
+    floor = (" ".join(CARD_NAMES[c] for c in state.laid) if state.laid and state.floor
+             else cards_text(state.floor))
     parts = [
         rules_text(rules),
         f"dealer {state.dealer}",
         f"turn {state.to_play}",
-        f"floor {cards_text(state.floor)}",
+        f"floor {floor}",
         f"hands {_seats_text(state.hands)}",
         f"stock {' '.join(CARD_NAMES[c] for c in stock) or '-'}",
         f"piles {_seats_text(state.piles)}",
@@ -107,7 +111,10 @@ def position_text(state: DealState) -> str:
         f"last {state.last_capturer if state.last_capturer >= 0 else '-'}",
     ]
     if state.leftover:
-        parts.append(f"leftover {cards_text(state.leftover)}")
+        given = " ".join(CARD_NAMES[c] for c in state.laid) if state.laid else None
+        parts.append(f"leftover {given or cards_text(state.leftover)}")
+    if len(order) != rules.players:
+        parts.append(f"seats {' '.join(str(seat) for seat in sorted(order))}")
     return " | ".join(parts)
 
 
@@ -144,7 +151,7 @@ def parse_position(text: str) -> DealState:
         if key not in fields:
             raise PositionError(f"bad position: missing section {key!r}")
     unknown = set(fields) - {"dealer", "turn", "floor", "hands", "stock", "piles", "basras",
-                             "last", "leftover"}
+                             "last", "leftover", "seats"}
     if unknown:
         raise PositionError(f"bad position: unknown section {sorted(unknown)[0]!r}")
     n, sides = rules.players, rules.sides
@@ -162,6 +169,12 @@ def parse_position(text: str) -> DealState:
     if len(basras) != sides:
         raise PositionError(f"bad position: expected {sides} basra counts")
     floor = _cards(fields["floor"], "floor")
+    playing = tuple(range(n))
+    if "seats" in fields:
+        playing = tuple(sorted({_int(word, "seats") for word in fields["seats"].split()}))
+        if len(playing) < 2 or not all(0 <= seat < n for seat in playing):
+            raise PositionError(f"bad position: seats must be two or more seats of {n} players")
+    turns = seat_turns(n, None if len(playing) == n else playing)
     leftover = _cards(fields.get("leftover", "-"), "leftover")
     stock: list[int] = []
     if fields["stock"] != "-":
@@ -169,11 +182,13 @@ def parse_position(text: str) -> DealState:
             stock = parse_cards(fields["stock"])
         except ValueError as error:
             raise PositionError(f"bad position: stock: {error}") from None
-    step = n * rules.hand_size
+    step = len(playing) * rules.hand_size
     if len(stock) % step:
         raise PositionError(f"bad position: the stock must hold whole batches of {step} cards")
-    first = (dealer + 1) % n
-    order = [(first + i) % n for i in range(n)]
+    first = turns[dealer]
+    order = [first]
+    while turns[order[-1]] != first:
+        order.append(turns[order[-1]])
     batches = []
     for start in range(0, len(stock), step):
         hands_of_batch = [0] * n
@@ -191,7 +206,13 @@ def parse_position(text: str) -> DealState:
             f"bad position: the cards must be the 52 of the deck once each ({total} given, "
             f"{union.bit_count()} different)"
         )
-    if leftover & ~(piles[rules.side_of[last]] if last >= 0 else 0):
+    table = capture_table(rules)
+    if leftover & ~(piles[rules.side_of[last]] if last >= 0 else 0) and not table.ordered:
         raise PositionError("bad position: the leftover must be in the last capturer's pile")
-    return DealState(capture_table(rules), dealer, turn, floor, hands, piles, basras, last,
-                     tuple(batches), leftover)
+    laid: tuple[int, ...] = ()
+    if table.ordered and floor:
+        laid = tuple(parse_cards(fields["floor"]))
+    elif table.ordered and leftover:
+        laid = tuple(parse_cards(fields["leftover"]))
+    return DealState(table, dealer, turn, floor, hands, piles, basras, last,
+                     tuple(batches), leftover, turns, laid)

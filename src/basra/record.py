@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from .cards import CARD_NAMES, card_names, parse_card
 from .match import DealHistory, Match
 from .rules import Rules, RulesError
-from .state import DealScore, Layout, make_move
+from .state import DealScore, Layout, layout_seats, make_move
 
 __all__ = ["FORMAT", "Player", "RecordError", "dumps", "loads", "match_record", "replay"]
 
@@ -56,7 +56,18 @@ def _score_dict(score: DealScore) -> dict[str, Any]:
     out: dict[str, Any] = {key: list(getattr(score, key)) for key in _SCORE_KEYS}
     out["carry_in"] = score.carry_in
     out["carry_out"] = score.carry_out
+    if score.clubs:
+        out["clubs"] = list(score.clubs)
     return out
+
+
+def _leftover_dict(deal: DealHistory) -> dict[str, Any] | None:
+    if not deal.leftover:
+        return None
+    if deal.shares:
+        return {"seat": deal.leftover_seat, "cards": [CARD_NAMES[c] for c, _ in deal.shares],
+                "sides": [side for _, side in deal.shares]}
+    return {"seat": deal.leftover_seat, "cards": card_names(deal.leftover)}
 
 
 def _deal_dict(deal: DealHistory) -> dict[str, Any]:
@@ -72,11 +83,11 @@ def _deal_dict(deal: DealHistory) -> dict[str, Any]:
             for p in deal.plays
         ],
     }
+    seats = layout_seats(layout)
+    if len(seats) != len(layout.hands):
+        out = {"dealer": out.pop("dealer"), "seats": list(seats), **out}
     if deal.score is not None:
-        out["leftover"] = (
-            {"seat": deal.leftover_seat, "cards": card_names(deal.leftover)} if deal.leftover
-            else None
-        )
+        out["leftover"] = _leftover_dict(deal)
         out["score"] = _score_dict(deal.score)
     return out
 
@@ -209,6 +220,9 @@ def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
     hands = [_cards(hand, f"{where} hands") for hand in _get(deal, "hands", list, where)]
     stock = _cards(_get(deal, "stock", list, where), f"{where} stock")
     layout = Layout(dealer, tuple(floor), tuple(map(tuple, hands)), tuple(stock))
+    if "seats" in deal and deal["seats"] != list(layout_seats(layout)):
+        raise RecordError(f"{where}: seats {deal['seats']!r} are not the seats dealt cards "
+                          f"{list(layout_seats(layout))}")
     try:
         match.deal(layout)
     except ValueError as error:
@@ -251,11 +265,18 @@ def _check_leftover(deal: Any, history: DealHistory, where: str) -> None:
                               f"took {' '.join(card_names(history.leftover))}")
         return
     seat = _get(leftover, "seat", int, f"{where} leftover")
-    cards = _mask(_cards(_get(leftover, "cards", list, f"{where} leftover"), where), where)
+    listed = _cards(_get(leftover, "cards", list, f"{where} leftover"), where)
+    cards = _mask(listed, where)
     if (seat, cards) != (history.leftover_seat, history.leftover):
         expected = (f"seat {history.leftover_seat} takes {' '.join(card_names(history.leftover))}"
                     if history.leftover else "null")
         raise RecordError(f"{where}: leftover should be {expected}")
+    if history.shares:
+        given = _leftover_dict(history)
+        assert given is not None
+        if listed != [c for c, _ in history.shares] or leftover.get("sides") != given["sides"]:
+            raise RecordError(f"{where}: the leftover is given out as cards {given['cards']} "
+                              f"to sides {given['sides']}")
 
 
 def _check_score(score: dict[str, Any], computed: DealScore, where: str) -> None:

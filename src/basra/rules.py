@@ -43,13 +43,16 @@ from .cards import (
 
 __all__ = [
     "BASRA_RULES",
+    "FAMILIES",
     "JACK_BASRA_RULES",
+    "LEFTOVER_RULES",
     "MAJORITY_TIE_RULES",
     "OPTION_GROUPS",
     "OPTION_RANGES",
     "PRESETS",
     "SEVEN_DIAMONDS_RULES",
     "TARGET_RAISE_RULES",
+    "TIE_DEAL_RULES",
     "TIE_RULES",
     "Preset",
     "Rules",
@@ -60,20 +63,26 @@ __all__ = [
     "preset",
 ]
 
+FAMILIES = ("basra", "pasur")
 SEVEN_DIAMONDS_RULES = ("plain", "sweep", "sweep_small", "sweep_any")
 BASRA_RULES = ("clear", "lone")
 JACK_BASRA_RULES = ("never", "lone", "lone_or_pair")
-MAJORITY_TIE_RULES = ("none", "carry")
+LEFTOVER_RULES = ("last_capturer", "split")
+MAJORITY_TIE_RULES = ("none", "carry", "double")
 TIE_RULES = ("highest", "raise")
-TARGET_RAISE_RULES = ("step", "lead")
+TARGET_RAISE_RULES = ("above", "step", "lead")
+TIE_DEAL_RULES = ("all", "tied")
 
 _CHOICES = {
+    "family": FAMILIES,
     "seven_diamonds": SEVEN_DIAMONDS_RULES,
     "basra": BASRA_RULES,
     "jack_basra": JACK_BASRA_RULES,
+    "leftover": LEFTOVER_RULES,
     "majority_tie": MAJORITY_TIE_RULES,
     "tie_rule": TIE_RULES,
     "target_raise": TARGET_RAISE_RULES,
+    "tie_deal": TIE_DEAL_RULES,
 }
 
 _STANDARD_POINTS = (("J", 1), ("A", 1), ("2C", 2), ("10D", 3))
@@ -85,6 +94,9 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
     "basra_points": (0, 1000),
     "card_points": (0, 100),
     "majority_points": (0, 1000),
+    "majority_min": (0, 52),
+    "clubs_points": (0, 1000),
+    "clubs_min": (0, 13),
     "target": (1, 10000),
     "target_step": (0, 1000),
 }
@@ -177,6 +189,9 @@ class Rules:
     The defaults are the two-player Egyptian game.
     """
 
+    family: str = "basra"
+    """The rule family: basra (matches and sums to the card's value, basras) or pasur (sums
+    to 11, King and Queen pairs, surs, the clubs prize). It decides what a card captures."""
     players: int = 2
     """Number of seats, 2 to 4."""
     partnership: bool = False
@@ -187,6 +202,9 @@ class Rules:
     """Cards dealt face up to the floor at the start of a deal, 0 to 50."""
     bury: tuple[str, ...] = ("J", "7D")
     """Cards (ranks or single cards) that may not stay on the initial floor."""
+    floor_redeal: bool = False
+    """Pasur's shuffle again: an initial floor with more than one Jack, or more than two
+    Queens or Kings, is gathered and the whole deck dealt again."""
     sums: bool = True
     """Numerals capture by summing as well as by matching."""
     optional_capture: bool = False
@@ -198,27 +216,48 @@ class Rules:
     jack_basra: str = "lone"
     """When a Jack scores a basra: never, lone (floor of one) or lone_or_pair."""
     basra_points: int = 10
-    """Points per basra, 0 to 1000."""
+    """Points per basra (a sur in Pasur), 0 to 1000."""
+    basra_cancel: bool = False
+    """Basras of different sides cancel one for one (Pasur's surs): a side scores only for
+    the basras it made beyond the most made by any other side."""
     last_play_basra: bool = True
     """Whether the last play of a deal can score a basra."""
+    last_batch_basra: bool = True
+    """Whether plays of the deal's last batch (after the stock is dealt out) can score a
+    basra; many Pasur players allow no sur in the last hand."""
+    leftover: str = "last_capturer"
+    """Who gets the floor left at the end: last_capturer, or split (one card at a time,
+    oldest laid first, to each side in turn from the side after the last capturer's)."""
     card_points: tuple[tuple[str, int], ...] = _STANDARD_POINTS
     """Points per captured card: (rank or card, points 0 to 100); a card entry overrides its
     rank."""
     majority_points: int = 30
     """Prize for the side that captured strictly more cards than every other side, 0 to
     1000."""
+    majority_min: int = 0
+    """The fewest cards that can win the majority prize, besides strictly the most, 0 to
+    52."""
     majority_tie: str = "none"
-    """On a tie for most cards: none (nobody scores) or carry (the prize is held over)."""
+    """On a tie for most cards: none (nobody scores), carry (the prize is added to the next
+    deal's) or double (the next deal's prize is twice this deal's)."""
+    clubs_points: int = 0
+    """Prize for the side that captured strictly the most clubs (Pasur: 7), 0 to 1000."""
+    clubs_min: int = 0
+    """The fewest clubs that can win the clubs prize, besides strictly the most, 0 to 13
+    (with two sides every deal has one side with 7 or more)."""
     target: int = 101
     """Score that ends the match, 1 to 10000."""
     tie_rule: str = "highest"
     """highest (the highest total at or over the target wins) or raise (the target rises)."""
     target_step: int = 10
     """How far the target rises under tie_rule = raise, 0 to 1000."""
-    target_raise: str = "step"
-    """Under tie_rule = raise: the new target is the old one plus target_step (step), or
-    the highest total plus target_step (lead), which keeps strong players from racing on
-    past a target that rises more slowly than they score."""
+    target_raise: str = "above"
+    """Under tie_rule = raise: the target rises in steps of target_step to the first step
+    above every side's total (above), by one step only (step), or to the highest total
+    plus target_step (lead)."""
+    tie_deal: str = "all"
+    """Under tie_rule = highest, who plays the extra deal after the highest totals tie at
+    the target: all, or tied (only the tied sides; the others sit out)."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, message: str) -> None:
@@ -226,13 +265,14 @@ class Rules:
                 raise RulesError(message)
 
         for name in ("players", "hand_size", "floor_size", "basra_points", "majority_points",
-                     "target", "target_step"):
+                     "majority_min", "clubs_points", "clubs_min", "target", "target_step"):
             value = getattr(self, name)
             need(_is_whole(value), f"option {name} must be a whole number, not {_shown(value)}")
             low, high = OPTION_RANGES[name]
             if not low <= value <= high:
                 raise _out_of_range(name, value)
-        for name in ("partnership", "sums", "optional_capture", "last_play_basra"):
+        for name in ("partnership", "sums", "optional_capture", "last_play_basra",
+                     "last_batch_basra", "floor_redeal", "basra_cancel"):
             value = getattr(self, name)
             need(isinstance(value, bool),
                  f"option {name} must be true or false, not {_shown(value)}")
@@ -242,6 +282,12 @@ class Rules:
                  f"option {name} must be one of {', '.join(allowed)}, not {_shown(value)}")
         need(not self.partnership or self.players == 4,
              f"partnerships need 4 players, not {self.players}")
+        if self.family == "pasur":
+            for name, wanted in (("seven_diamonds", "plain"), ("basra", "clear"),
+                                 ("sums", True)):
+                need(getattr(self, name) == wanted,
+                     f"option {name} belongs to the basra family: pasur needs "
+                     f"{name}={str(wanted).lower()}, not {_shown(getattr(self, name))}")
         batch = self.players * self.hand_size
         stock = 52 - self.floor_size
         need(
@@ -249,6 +295,11 @@ class Rules:
             f"hand_size {self.hand_size} with {self.players} players does not divide the "
             f"{stock} cards after the floor into whole batches ({stock} / {batch} is not whole)",
         )
+        if self.tie_deal == "tied" and not self.partnership:
+            for fewer in range(2, self.players):
+                need(stock % (fewer * self.hand_size) == 0,
+                     f"tie_deal=tied needs hands that also deal out to {fewer} players: "
+                     f"{stock} / {fewer * self.hand_size} is not whole")
         need(isinstance(self.bury, tuple) and all(isinstance(s, str) for s in self.bury),
              f"option bury must be a tuple of card specs, not {_shown(self.bury)}")
         for spec in self.bury:
@@ -353,11 +404,12 @@ def option_names() -> list[str]:
 
 OPTION_GROUPS: dict[str, tuple[str, ...]] = {
     "table": ("players", "partnership", "target", "basra_points"),
-    "deal": ("hand_size", "floor_size", "bury"),
+    "deal": ("family", "hand_size", "floor_size", "bury", "floor_redeal"),
     "capture": ("sums", "optional_capture", "seven_diamonds"),
-    "basra": ("basra", "jack_basra", "last_play_basra"),
-    "score": ("card_points", "majority_points", "majority_tie"),
-    "match": ("tie_rule", "target_step", "target_raise"),
+    "basra": ("basra", "jack_basra", "last_play_basra", "last_batch_basra", "basra_cancel"),
+    "score": ("card_points", "majority_points", "majority_min", "majority_tie",
+              "clubs_points", "clubs_min", "leftover"),
+    "match": ("tie_rule", "target_step", "target_raise", "tie_deal"),
 }
 """Every option in one group, as a New table form shows them: ``table`` holds what most
 tables set (players, partners, target, points per basra), the others the house rules of
@@ -373,10 +425,10 @@ def option_specs() -> list[dict[str, Any]]:
     >>> specs = {spec["name"]: spec for spec in option_specs()}
     >>> specs["target"]
     {'name': 'target', 'group': 'table', 'kind': 'number', 'range': [1, 10000]}
-    >>> specs["majority_tie"]
-    {'name': 'majority_tie', 'group': 'score', 'kind': 'choice', 'choices': ['none', 'carry']}
+    >>> specs["majority_tie"]["choices"]
+    ['none', 'carry', 'double']
     >>> [spec["kind"] for spec in option_specs() if spec["group"] == "deal"]
-    ['number', 'number', 'cards']
+    ['choice', 'number', 'number', 'cards', 'flag']
     >>> sorted(specs) == sorted(option_names())
     True
     """
@@ -608,6 +660,18 @@ PRESETS: dict[str, Preset] = {
             ),
             (2, 3, 4),
         ),
+        Preset(
+            "pasur",
+            "the Iranian game: sums to 11, surs that cancel, 7 points for most clubs, to 62",
+            Rules(
+                family="pasur", bury=("J",), floor_redeal=True, jack_basra="never",
+                seven_diamonds="plain", basra_points=5, basra_cancel=True,
+                last_play_basra=False, majority_points=0, clubs_points=7, target=62,
+            ),
+            (2, 3, 4),
+            (4,),
+            aliases=("pasoor", "pashur", "chahar-barg"),
+        ),
     )
 }
 
@@ -615,7 +679,8 @@ PRESETS: dict[str, Preset] = {
 def preset(name: str) -> Preset:
     """The preset of that name (case and ``_``/``-`` insensitive)."""
     key = name.strip().lower().replace("_", "-")
-    found = PRESETS.get(key)
+    found = PRESETS.get(key) or next(
+        (p for p in PRESETS.values() if key in p.aliases), None)
     if found is None:
         raise RulesError(
             f"unknown variant {_shown(name)}; the variants are: {', '.join(PRESETS)}")

@@ -24,8 +24,20 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from .captures import CaptureTable
-from .cards import ALL_CARDS, CARD_NAMES, card_name, cards_text, iter_cards, parse_card, parse_cards
+from .captures import CaptureTable, captures_for
+from .cards import (
+    ALL_CARDS,
+    CARD_NAMES,
+    JACK,
+    KING,
+    QUEEN,
+    card_name,
+    cards_text,
+    iter_cards,
+    parse_card,
+    parse_cards,
+    rank_mask,
+)
 from .rules import Rules
 
 __all__ = [
@@ -40,6 +52,7 @@ __all__ = [
     "capture_table",
     "deal_layout",
     "deal_score",
+    "leftover_shares",
     "legal_moves",
     "make_move",
     "move_captured",
@@ -73,7 +86,7 @@ class AmbiguousMoveError(ValueError):
 @lru_cache(maxsize=64)
 def capture_table(rules: Rules) -> CaptureTable:
     """The shared, memoised capture table of a rules value."""
-    return CaptureTable(rules)
+    return captures_for(rules)
 
 
 # Moves
@@ -144,7 +157,15 @@ class DealState(NamedTuple):
     batches: tuple[tuple[int, ...], ...]
     """The batches of hands still to be dealt, in order (the stock)."""
     leftover: int
-    """The floor cards the last capturer took when the deal ended (0 until then)."""
+    """The floor cards given out when the deal ended (0 until then): to the last capturer,
+    or one at a time to each side in turn under ``leftover = split``."""
+    turns: tuple[int, ...]
+    """The seat that plays after each seat: the next seat, skipping seats that sit out an
+    extra deal (``tie_deal = tied``)."""
+    laid: tuple[int, ...]
+    """The floor cards in the order they were laid, oldest first; kept only under
+    ``leftover = split`` (empty otherwise). At the end of the deal, the leftover in the
+    order it was given out."""
 
     @property
     def rules(self) -> Rules:
@@ -153,7 +174,12 @@ class DealState(NamedTuple):
     @property
     def first(self) -> int:
         """The seat that plays first in this deal (the one after the dealer)."""
-        return (self.dealer + 1) % len(self.hands)
+        return self.turns[self.dealer]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats that play this deal, in turn order from the first."""
+        return playing_order(self.turns, self.dealer)
 
     @property
     def is_over(self) -> bool:
@@ -190,35 +216,76 @@ class DealState(NamedTuple):
         return f"DealState.from_position({self.position()!r})"
 
 
-def _dealing_order(rules: Rules, dealer: int) -> list[int]:
-    first = (dealer + 1) % rules.players
-    return [(first + i) % rules.players for i in range(rules.players)]
+@lru_cache(maxsize=256)
+def seat_turns(players: int, seats: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """The seat after each seat when only ``seats`` play (all of them by default).
+
+    >>> seat_turns(4), seat_turns(4, (0, 2)), seat_turns(3, (1, 2))
+    ((1, 2, 3, 0), (2, 2, 0, 0), (1, 2, 1))
+    """
+    playing = range(players) if seats is None else seats
+    return tuple(next(s % players for s in range(seat + 1, seat + players + 1)
+                      if s % players in playing) for seat in range(players))
 
 
-def deal_layout(rules: Rules, dealer: int, rng: random.Random) -> Layout:
+def playing_order(turns: tuple[int, ...], dealer: int) -> tuple[int, ...]:
+    """The seats that play, in turn order from the one after ``dealer``."""
+    order = [turns[dealer]]
+    while turns[order[-1]] != order[0]:
+        order.append(turns[order[-1]])
+    return tuple(order)
+
+
+_COURT_RANKS = tuple(rank_mask(rank) for rank in (JACK, QUEEN, KING))
+CLUBS = sum(1 << card for card in range(3, 52, 4))
+"""The mask of the thirteen clubs."""
+
+
+def needs_redeal(rules: Rules, floor: list[int] | tuple[int, ...]) -> bool:
+    """Pasur's shuffle again (``floor_redeal``): more than one Jack, or more than two
+    Queens or two Kings, on the initial floor."""
+    if not rules.floor_redeal:
+        return False
+    mask = 0
+    for card in floor:
+        mask |= 1 << card
+    jacks, queens, kings = ((mask & ranks).bit_count() for ranks in _COURT_RANKS)
+    return jacks > 1 or queens > 2 or kings > 2
+
+
+def deal_layout(rules: Rules, dealer: int, rng: random.Random,
+                seats: tuple[int, ...] | None = None) -> Layout:
     """Shuffle and deal: hands, then the floor, with floor burying (spec section 2).
 
     Each bury card on the initial floor goes back into the stock at a random position
-    and is replaced from the top of the stock, until the floor holds none.
+    and is replaced from the top of the stock, until the floor holds none. Under
+    ``floor_redeal`` a floor with more than one Jack, or more than two Queens or Kings
+    (as dealt, or after burying), is gathered and the whole deck shuffled again. Only
+    ``seats`` are dealt cards when given (an extra deal between tied sides).
     """
-    # A uniform shuffle: sort the deck by 52 independent random keys (one C-level call
-    # each, several times faster than random.shuffle's 51 Python-level draws).
-    keys = [rng.random() for _ in _DECK]
-    deck = sorted(_DECK, key=keys.__getitem__)
+    order = playing_order(seat_turns(rules.players, seats), dealer)
     size = rules.hand_size
-    hands: list[tuple[int, ...]] = [()] * rules.players
-    for i, seat in enumerate(_dealing_order(rules, dealer)):
-        hands[seat] = tuple(deck[i * size:(i + 1) * size])
-    start = rules.players * size
-    floor = deck[start:start + rules.floor_size]
-    stock = deck[start + rules.floor_size:]
-    bury = rules.bury_mask
-    for i, card in enumerate(floor):
-        while bury >> card & 1:
-            replacement = stock.pop(0)
-            stock.insert(rng.randint(0, len(stock)), card)
-            floor[i] = card = replacement
-    return Layout(dealer, tuple(floor), tuple(hands), tuple(stock))
+    while True:
+        # A uniform shuffle: sort the deck by 52 independent random keys (one C-level
+        # call each, several times faster than random.shuffle's 51 Python-level draws).
+        keys = [rng.random() for _ in _DECK]
+        deck = sorted(_DECK, key=keys.__getitem__)
+        hands: list[tuple[int, ...]] = [()] * rules.players
+        for i, seat in enumerate(order):
+            hands[seat] = tuple(deck[i * size:(i + 1) * size])
+        start = len(order) * size
+        floor = deck[start:start + rules.floor_size]
+        if needs_redeal(rules, floor):
+            continue
+        stock = deck[start + rules.floor_size:]
+        bury = rules.bury_mask
+        for i, card in enumerate(floor):
+            while bury >> card & 1:
+                replacement = stock.pop(0)
+                stock.insert(rng.randint(0, len(stock)), card)
+                floor[i] = card = replacement
+        if not needs_redeal(rules, floor):
+            return Layout(dealer, tuple(floor), tuple(hands), tuple(stock))
 
 
 def check_layout(rules: Rules, layout: Layout) -> None:
@@ -230,10 +297,14 @@ def check_layout(rules: Rules, layout: Layout) -> None:
         raise LayoutError(f"the floor has {len(layout.floor)} cards, expected {rules.floor_size}")
     if len(layout.hands) != n:
         raise LayoutError(f"{len(layout.hands)} hands dealt, expected one for each of {n} seats")
-    for seat, hand in enumerate(layout.hands):
+    playing = layout_seats(layout)
+    if len(playing) < 2:
+        raise LayoutError("at least two seats must be dealt cards")
+    for seat in playing:
+        hand = layout.hands[seat]
         if len(hand) != size:
             raise LayoutError(f"seat {seat} was dealt {len(hand)} cards, expected {size}")
-    expected_stock = 52 - rules.floor_size - n * size
+    expected_stock = 52 - rules.floor_size - len(playing) * size
     if len(layout.stock) != expected_stock:
         raise LayoutError(f"the stock has {len(layout.stock)} cards, expected {expected_stock}")
     cards = [*layout.floor, *(c for hand in layout.hands for c in hand), *layout.stock]
@@ -248,12 +319,23 @@ def check_layout(rules: Rules, layout: Layout) -> None:
     buried = [card_name(c) for c in layout.floor if rules.bury_mask >> c & 1]
     if buried:
         raise LayoutError(f"the initial floor holds {' '.join(buried)}, which must be buried")
+    if needs_redeal(rules, layout.floor):
+        raise LayoutError("the initial floor holds more than two Queens or Kings, which "
+                          "the rules shuffle again")
+
+
+def layout_seats(layout: Layout) -> tuple[int, ...]:
+    """The seats a layout deals cards to (all of them, except in an extra deal between tied
+    sides)."""
+    return tuple(seat for seat, hand in enumerate(layout.hands) if hand)
 
 
 def start_deal(rules: Rules, layout: Layout) -> DealState:
     """The state at the start of a dealt layout (unchecked: see :func:`check_layout`)."""
     n, size = rules.players, rules.hand_size
-    order = _dealing_order(rules, layout.dealer)
+    playing = layout_seats(layout)
+    turns = seat_turns(n, None if len(playing) == n else playing)
+    order = playing_order(turns, layout.dealer)
     bits = _BITS
     first_batch = []
     for cards in layout.hands:
@@ -277,9 +359,10 @@ def start_deal(rules: Rules, layout: Layout) -> DealState:
     for card in layout.floor:
         floor |= bits[card]
     sides = (0,) * rules.sides
+    table = capture_table(rules)
     return DealState(
-        capture_table(rules), layout.dealer, order[0], floor, tuple(first_batch), sides, sides,
-        -1, tuple(batches), 0,
+        table, layout.dealer, order[0], floor, tuple(first_batch), sides, sides,
+        -1, tuple(batches), 0, turns, tuple(layout.floor) if table.ordered else (),
     )
 
 
@@ -340,10 +423,10 @@ def _moves(table: CaptureTable, hand: int, floor: int) -> list[int]:
 def apply(state: DealState, move: int) -> DealState:
     """The state after ``move`` (unchecked: the move must be one of :func:`legal_moves`).
 
-    Deals the next batch when every hand is empty, and at the end of the deal gives the
-    floor to the last capturer.
+    Deals the next batch when every hand is empty, and at the end of the deal gives out
+    the floor (to the last capturer, or split under ``leftover = split``).
     """
-    table, dealer, seat, floor, hands, piles, basras, last, batches, leftover = state
+    table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid = state
     card = move & 63
     captured = move >> 6
     bit = 1 << card
@@ -351,10 +434,8 @@ def apply(state: DealState, move: int) -> DealState:
     hand = seats[seat] ^ bit
     seats[seat] = hand
     hands = tuple(seats)
-    following = seat + 1
-    if following == len(seats):
-        following = 0
-    round_over = not hand and following == (dealer + 1) % len(seats)
+    following = turns[seat]
+    round_over = not hand and following == turns[dealer]
     if captured:
         side = table.side_of[seat]
         sides = list(piles)
@@ -362,18 +443,28 @@ def apply(state: DealState, move: int) -> DealState:
         piles = tuple(sides)
         if (
             captured == floor if table.clears[card] else table.is_basra(floor, card, captured)
-        ) and (table.last_play_basra or batches or not round_over):
+        ) and (batches or (table.late_basra and (table.last_play_basra or not round_over))):
             sides = list(basras)
             sides[side] += 1
             basras = tuple(sides)
         floor ^= captured
+        if laid:
+            laid = tuple(c for c in laid if not captured >> c & 1)
         last = seat
     else:
         floor |= bit
+        if table.ordered:
+            laid = (*laid, card)
     if round_over:
         if batches:
             hands = batches[0]
             batches = batches[1:]
+        elif floor and table.ordered:
+            sides = list(piles)
+            for card, side in leftover_shares(table, laid, last, dealer, turns):
+                sides[side] |= 1 << card
+            piles = tuple(sides)
+            leftover, floor = floor, 0  # laid keeps the order the leftover was given out
         elif last >= 0 and floor:
             side = table.side_of[last]
             sides = list(piles)
@@ -382,8 +473,22 @@ def apply(state: DealState, move: int) -> DealState:
             leftover, floor = floor, 0
     return _new_state(
         DealState,
-        (table, dealer, following, floor, hands, piles, basras, last, batches, leftover),
+        (table, dealer, following, floor, hands, piles, basras, last, batches, leftover, turns,
+         laid),
     )
+
+
+def leftover_shares(table: CaptureTable, laid: tuple[int, ...], last: int, dealer: int,
+                    turns: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Under ``leftover = split``: (card, side) for each card left on the floor, oldest
+    laid first, to each side in turn from the side after the last capturer's (after the
+    dealer's when nobody captured)."""
+    seat = turns[last if last >= 0 else dealer]
+    shares = []
+    for card in laid:
+        shares.append((card, table.side_of[seat]))
+        seat = turns[seat]
+    return shares
 
 
 def random_playout(state: DealState, rng: random.Random) -> DealState:
@@ -394,18 +499,24 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
     legal_moves(state)``, drawing the same random numbers, but with the state kept in
     local variables between plays.
     """
-    table, dealer, seat, floor, hands, piles, basras, last, batches, leftover = state
+    table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid = state
+    if table.ordered:
+        # The leftover split needs the order of the floor: the plain path keeps it.
+        while not state.is_over:
+            moves = legal_moves(state)
+            state = apply(state, moves[int(rng.random() * len(moves))])
+        return state
     generate = _moves
     clears = table.clears
     side_of = table.side_of
     last_play_basra = table.last_play_basra
+    late_basra = table.late_basra
     is_basra = table.is_basra
     random_ = rng.random
     seats = list(hands)
     sides = list(piles)
     basra_counts = list(basras)
-    players = len(seats)
-    first = (dealer + 1) % players
+    first = turns[dealer]
     while True:
         hand = seats[seat]
         if not hand:
@@ -417,16 +528,14 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
         bit = 1 << card
         hand = seats[seat] ^ bit
         seats[seat] = hand
-        following = seat + 1
-        if following == players:
-            following = 0
+        following = turns[seat]
         round_over = not hand and following == first
         if captured:
             side = side_of[seat]
             sides[side] |= captured | bit
             if (
                 captured == floor if clears[card] else is_basra(floor, card, captured)
-            ) and (last_play_basra or batches or not round_over):
+            ) and (batches or (late_basra and (last_play_basra or not round_over))):
                 basra_counts[side] += 1
             floor ^= captured
             last = seat
@@ -443,7 +552,7 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
     return _new_state(
         DealState,
         (table, dealer, seat, floor, tuple(seats), tuple(sides), tuple(basra_counts), last,
-         batches, leftover),
+         batches, leftover, turns, laid),
     )
 
 
@@ -520,29 +629,65 @@ class DealScore(NamedTuple):
 
     cards: tuple[int, ...]
     basras: tuple[int, ...]
+    """Basras (surs) made, before any cancelling."""
     majority: tuple[int, ...]
     card_points: tuple[int, ...]
     basra_points: tuple[int, ...]
+    """Points for basras, after cancelling under ``basra_cancel``."""
     total: tuple[int, ...]
     carry_in: int
     carry_out: int
+    clubs: tuple[int, ...] = ()
+    """The clubs prize (Pasur), per side; empty when the rules have none."""
+
+
+def _strict_leader(counts: list[int], fewest: int) -> int | None:
+    """The side with strictly the most, if it has at least ``fewest``."""
+    top = max(counts)
+    leaders = [side for side, count in enumerate(counts) if count == top]
+    return leaders[0] if len(leaders) == 1 and top >= fewest else None
 
 
 def deal_score(state: DealState, carry_in: int = 0) -> DealScore:
-    """Score a finished deal; ``carry_in`` is the majority prize held over from ties."""
+    """Score a finished deal; ``carry_in`` is the majority prize held over from ties.
+
+    Sides that sat the deal out (``tie_deal = tied``) score nothing and take no part in
+    the majority, the clubs prize or the cancelling of basras.
+    """
     rules = state.rules
+    side_of = rules.side_of
+    playing = sorted({side_of[seat] for seat in state.seats})
     cards = tuple(pile.bit_count() for pile in state.piles)
     prize = rules.majority_points + carry_in
-    top = max(cards)
-    leaders = [side for side, count in enumerate(cards) if count == top]
+    counts = [cards[side] if side in playing else -1 for side in range(rules.sides)]
     majority = [0] * rules.sides
     carry_out = 0
-    if len(leaders) == 1:
-        majority[leaders[0]] = prize
-    elif rules.majority_tie == "carry":
+    top = max(counts)
+    leader = _strict_leader(counts, rules.majority_min)
+    if leader is not None:
+        majority[leader] = prize
+    elif counts.count(top) > 1 and rules.majority_tie == "carry":
         carry_out = prize
+    elif counts.count(top) > 1 and rules.majority_tie == "double":
+        carry_out = 2 * prize - rules.majority_points
     card_points = tuple(rules.card_points_of(pile) for pile in state.piles)
-    basra_points = tuple(b * rules.basra_points for b in state.basras)
-    total = tuple(map(sum, zip(card_points, basra_points, majority, strict=True)))
-    return DealScore(cards, state.basras, tuple(majority), card_points, basra_points, total,
-                     carry_in, carry_out)
+    basras = state.basras
+    if rules.basra_cancel:
+        fewest = min(basras[side] for side in playing)
+        basra_points = tuple(
+            (b - fewest) * rules.basra_points if side in playing else 0
+            for side, b in enumerate(basras))
+    else:
+        basra_points = tuple(b * rules.basra_points for b in basras)
+    parts = [card_points, basra_points, tuple(majority)]
+    clubs: tuple[int, ...] = ()
+    if rules.clubs_points:
+        counts = [(state.piles[side] & CLUBS).bit_count() if side in playing else -1
+                  for side in range(rules.sides)]
+        winner = _strict_leader(counts, rules.clubs_min)
+        clubs = tuple(rules.clubs_points if side == winner else 0
+                      for side in range(rules.sides))
+        parts.append(clubs)
+    total = tuple(map(sum, zip(*parts, strict=True)))
+    return DealScore(cards, basras, tuple(majority), card_points, basra_points, total,
+                     carry_in, carry_out, clubs)

@@ -99,10 +99,10 @@ class ExpertBot:
         weight = card_weight(observation)
         floor = observation.floor
         unseen = [c for c in range(52) if observation.unseen >> c & 1]
-        players = rules.players
-        following = (observation.seat + 1) % players
+        turns = observation.turns
+        following = turns[observation.seat]
         my_cards = observation.hand_counts[observation.seat]
-        round_ends = following == (observation.dealer + 1) % players and my_cards == 1
+        round_ends = following == turns[observation.dealer] and my_cards == 1
         if round_ends:
             reply_hand = rules.hand_size if observation.stock_count else 0
         else:

@@ -11,7 +11,14 @@ import random
 
 from basra.bots.simple import move_value
 from basra.observe import Observation
-from basra.state import DealState, apply, capture_table, deal_score, legal_moves
+from basra.state import (
+    DealState,
+    apply,
+    capture_table,
+    deal_score,
+    legal_moves,
+    playing_order,
+)
 
 __all__ = ["deal_margin", "greedy_playout", "sample_state", "solve"]
 
@@ -35,8 +42,8 @@ def sample_state(observation: Observation, rng: random.Random) -> DealState:
         for card in unseen[position:position + observation.hand_counts[seat]]:
             hands[seat] |= 1 << card
         position += observation.hand_counts[seat]
-    first = (observation.dealer + 1) % players
-    order = [(first + i) % players for i in range(players)]
+    turns = observation.turns
+    order = playing_order(turns, observation.dealer)
     size = rules.hand_size
     batches = []
     while position < len(unseen):
@@ -49,7 +56,7 @@ def sample_state(observation: Observation, rng: random.Random) -> DealState:
     return DealState(
         capture_table(rules), observation.dealer, observation.to_play, observation.floor,
         tuple(hands), observation.piles, observation.basras, observation.last_capturer,
-        tuple(batches), 0,
+        tuple(batches), 0, turns, observation.laid,
     )
 
 
