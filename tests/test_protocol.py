@@ -351,7 +351,8 @@ def test_a_bot_only_ever_receives_its_own_seats_view(tmp_path: Path,
     def remember(match: Match, seat: int) -> None:
         if seat == 1:
             view = observe(match, seat)
-            expected.append((json.loads(json.dumps(view.to_dict())), view.seen))
+            # Seen: its own cards, the floor, the captures and the buried cards.
+            expected.append((json.loads(json.dumps(view.to_dict())), view.seen | view.buried))
 
     bots: dict[int, Bot] = {seat: GreedyBot(seat) for seat in range(4)}
     bots[1] = external(command, errors)
