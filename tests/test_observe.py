@@ -39,9 +39,10 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def seen_by(match: Match, seat: int) -> int:
-    """The cards ``seat`` has seen this deal: its hand, the initial floor, every play."""
+    """The cards ``seat`` has seen this deal: its hand, the initial floor, every play, and
+    the cards buried (face up on the floor before they went back into the stock)."""
     mask = match.state.hands[seat]
-    for card in match.deals[-1].layout.floor:
+    for card in (*match.deals[-1].layout.floor, *match.deals[-1].layout.buried):
         mask |= 1 << card
     for made in match.deals[-1].plays:
         mask |= 1 << made.card
@@ -77,6 +78,8 @@ def check_observation(match: Match, seat: int) -> Observation:
     assert view.hand == state.hands[seat]
     assert view.floor == state.floor
     assert view.initial_floor == sum(1 << card for card in history.layout.floor)
+    assert view.buried == sum(1 << card for card in set(history.layout.buried))
+    assert not view.buried & ~rules.bury_mask
     assert view.hand_counts == tuple(hand.bit_count() for hand in state.hands)
     assert view.stock_count == state.stock_mask().bit_count()
     on_floor_or_taken = state.floor.bit_count() + sum(p.bit_count() for p in state.piles)
@@ -101,8 +104,16 @@ def check_observation(match: Match, seat: int) -> Observation:
         assert view.legal_moves == tuple(legal_moves(state)) and view.legal_moves
     else:
         assert view.legal_moves == ()
-    assert view.seen == seen_by(match, seat)
+    # The buried cards were seen, but their place in the stock is hidden.
+    assert view.seen | view.buried == seen_by(match, seat)
     assert view.unseen == ALL_CARDS & ~view.seen
+    per_batch = rules.players * rules.hand_size
+    batches = (52 - rules.floor_size) // per_batch
+    if match.deal_in_progress:
+        assert view.batch == len(view.plays) // per_batch + 1
+        assert view.stock_count == (batches - view.batch) * per_batch
+    else:
+        assert view.batch == batches and len(view.plays) == batches * per_batch
     return view
 
 
@@ -153,6 +164,80 @@ def test_observation_after_a_deal_shows_the_next() -> None:
     assert view.carry == score.carry_out
 
 
+def test_every_seat_is_told_the_buried_cards() -> None:
+    for seed in range(100):
+        match = Match(make_rules("egyptian", 3), seed=seed)
+        if len(set(match.deals[0].layout.buried)) > 1:
+            break
+    buried = match.deals[0].layout.buried
+    for seat in range(3):
+        view = check_observation(match, seat)
+        assert view.buried == sum(1 << card for card in buried)
+        assert view.to_dict()["buried"] == [CARD_NAMES[c] for c in sorted(set(buried))]
+        # Seen, but back in the stock: their place is hidden, like any stock card's.
+        assert view.buried & view.seen == 0 and view.buried & ~view.unseen == 0
+    # The next deal shows its own buried cards.
+    play_some(match, 48, seed)
+    assert len(match.deals) == 2 and match.deals[1].layout.buried != buried
+    assert check_observation(match, 0).buried == sum(
+        1 << card for card in set(match.deals[1].layout.buried))
+
+
+def dealt_batches(layout: Layout, rules: Rules) -> list[list[set[int]]]:
+    """Every seat's hand of every batch of a layout, from the rules' dealing order."""
+    n, size = rules.players, rules.hand_size
+    first = (layout.dealer + 1) % n
+    batches = [[set(hand) for hand in layout.hands]]
+    for start in range(0, len(layout.stock), n * size):
+        batch: list[set[int]] = [set() for _ in range(n)]
+        for i in range(n):
+            batch[(first + i) % n] = set(layout.stock[start + i * size:start + (i + 1) * size])
+        batches.append(batch)
+    return batches
+
+
+def batches_from_plays(out: dict[str, Any]) -> list[list[set[int]]]:
+    """Each seat's cards played in each batch, read the way docs/protocol.md tells a bot
+    to: from the observation's JSON alone."""
+    players, size = out["rules"]["players"], out["rules"]["hand_size"]
+    per_batch = players * size
+    played: list[list[set[int]]] = []
+    for i, entry in enumerate(out["plays"]):
+        assert entry["seat"] == (out["dealer"] + 1 + i) % players
+        if i % per_batch == 0:
+            played.append([set() for _ in range(players)])
+        played[i // per_batch][entry["seat"]].add(parse_card(entry["card"]))
+    assert out["batch"] == max(1, len(played) if out["to_play"] == -1
+                               else len(out["plays"]) // per_batch + 1)
+    return played
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES, ids=GAME_IDS)
+@settings(max_examples=5, deadline=None)
+@given(seed=seeds, plays=st.integers(min_value=0, max_value=200))
+def test_the_plays_show_each_seats_hand_of_every_batch(
+    name: str, players: int, seed: int, plays: int
+) -> None:
+    match = Match(make_rules(name, players), seed, variant=name)
+    play_some(match, plays, seed)
+    seat = seed % players
+    out = observe(match, seat).to_dict()
+    played = batches_from_plays(out)
+    dealt = dealt_batches(match.deals[-1].layout, match.rules)
+    size = match.rules.hand_size
+    current = out["batch"] - 1
+    for k, batch in enumerate(played):
+        for other in range(players):
+            if k < current or out["to_play"] == -1:  # a batch played out: exactly its hand
+                assert batch[other] == dealt[k][other]
+            else:  # the batch in play: what was played, and as many cards still held
+                assert batch[other] <= dealt[k][other]
+                assert len(batch[other]) + out["hand_counts"][other] == size
+    if out["to_play"] != -1:
+        assert {parse_card(c) for c in out["hand"]} == dealt[current][seat] - (
+            played[current][seat] if len(played) > current else set())
+
+
 @pytest.mark.parametrize("seat", [-1, 2, 5])
 def test_observe_rejects_a_seat_that_is_not_there(seat: int) -> None:
     with pytest.raises(ValueError, match=f"seat {seat} is not a seat of 2 players"):
@@ -194,7 +279,7 @@ def permute_unseen(layout: Layout, seen: int, rng: random.Random) -> Layout:
             hands[seat][i] = card
         else:
             stock[i] = card
-    return Layout(layout.dealer, layout.floor, tuple(map(tuple, hands)), tuple(stock))
+    return layout._replace(hands=tuple(map(tuple, hands)), stock=tuple(stock))
 
 
 def rebuild(match: Match, moves: list[list[int]], last_layout: Layout) -> Match:
@@ -302,6 +387,8 @@ def check_to_dict(view: Observation, seen: int) -> None:
     assert named <= {CARD_NAMES[c] for c in iter_cards(seen)}
     assert out["hand"] == [CARD_NAMES[c] for c in iter_cards(view.hand)]
     assert out["floor"] == [CARD_NAMES[c] for c in iter_cards(view.floor)]
+    assert out["buried"] == [CARD_NAMES[c] for c in iter_cards(view.buried)]
+    assert out["batch"] == view.batch
     assert out["legal_moves"] == [move_text(m) for m in view.legal_moves]
     assert out["hand_counts"] == list(view.hand_counts)
     assert out["stock_count"] == view.stock_count

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shlex
 import subprocess
@@ -12,19 +13,29 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from basra.bots import Bot, GreedyBot, UnknownBotError, close_bot, make_bot
-from basra.cards import parse_card
+from basra.cards import CARD_NAMES, iter_cards, parse_card
 from basra.match import Match
-from basra.observe import observe
+from basra.observe import Observation, observe
+from basra.position import rules_text
 from basra.protocol import MAX_RESTARTS, ExternalBot, read_move
 from basra.record import loads, replay
-from basra.rules import make_rules
-from basra.state import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, make_move, move_text
+from basra.rules import PRESETS, Rules, make_rules
+from basra.state import (
+    AmbiguousMoveError,
+    DealState,
+    IllegalMoveError,
+    InvalidMoveError,
+    make_move,
+    move_text,
+    parse_move,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "bot_example.py"
@@ -138,6 +149,147 @@ def test_read_move_judges_against_the_legal_moves_only() -> None:
         read_move("7H:", legal)
     with pytest.raises(InvalidMoveError, match="bad move 'XX'"):
         read_move("XX", legal)
+
+
+def protocol_games() -> list[Rules]:
+    """Every preset and player count, and house rules that change which moves exist."""
+    games = [make_rules(name, players) for name, found in PRESETS.items()
+             for players in found.players]
+    games += [make_rules("egyptian", 2, {"optional_capture": True}),
+              make_rules("classic", 3, {"optional_capture": True, "sums": False}),
+              make_rules("lebanese", 4, {"optional_capture": True})]
+    return games
+
+
+def random_views(rules: Rules, seed: int, deals: int = 2) -> list[tuple[DealState, Observation]]:
+    """The observation of the seat to play at every play of the first deals of a match."""
+    match = Match(rules, seed)
+    rng = random.Random(seed)
+    views = []
+    while not match.is_over and len(match.deals) <= deals:
+        view = observe(match, match.state.to_play)
+        views.append((match.state, view))
+        match.play(rng.choice(view.legal_moves))
+    return views
+
+
+@pytest.mark.parametrize("rules", protocol_games(), ids=rules_text)
+def test_legal_moves_are_written_bare_for_a_trail_and_in_full_for_a_capture(
+    rules: Rules
+) -> None:
+    captures = trails = 0
+    for seed in range(3):
+        for _, view in random_views(rules, seed):
+            texts = view.to_dict()["legal_moves"]
+            assert len(set(texts)) == len(texts) == len(view.legal_moves) > 0
+            for move, text in zip(view.legal_moves, texts, strict=True):
+                card, captured = move & 63, move >> 6
+                if captured:  # always in full, even a card's only capture
+                    captures += 1
+                    assert text == CARD_NAMES[card] + ":" + "+".join(
+                        CARD_NAMES[c] for c in iter_cards(captured))
+                    head, _, tail = text.partition(":")
+                    assert head == CARD_NAMES[card]
+                    assert sum(1 << parse_card(c) for c in tail.split("+")) == captured
+                else:  # never with a colon or captured cards
+                    trails += 1
+                    assert text == CARD_NAMES[card] and ":" not in text
+                assert read_move(text, view.legal_moves) == move
+    assert captures > 20 and trails > 20
+
+
+@pytest.mark.parametrize("rules", protocol_games(), ids=rules_text)
+def test_what_a_bare_card_and_an_explicit_trail_mean(rules: Rules) -> None:
+    """docs/protocol.md, "Reading an answer", for every card of every hand at every play:
+    read_move (the bot's answer) and parse_move (typed text) agree with the table."""
+    seen_ambiguous = seen_only_capture = 0
+    for seed in range(3):
+        for state, view in random_views(rules, seed):
+            legal = view.legal_moves
+            for card in iter_cards(view.hand):
+                name = CARD_NAMES[card]
+                choices = [m for m in legal if m & 63 == card]
+                captures = [m for m in choices if m >> 6]
+                can_trail = card in legal
+                assert can_trail == (rules.optional_capture or not captures)
+                bare: int | type[ValueError]
+                trail: int | type[ValueError]
+                if can_trail:
+                    bare = trail = card
+                elif len(captures) == 1:
+                    bare, trail = captures[0], IllegalMoveError
+                    seen_only_capture += 1
+                else:
+                    bare, trail = AmbiguousMoveError, IllegalMoveError
+                    seen_ambiguous += 1
+                for text, expected in ((name, bare), (name.lower(), bare), (f"{name}:", trail),
+                                       (f"{name}:-", trail), (f" {name} : ", trail)):
+                    for read in (partial(read_move, text, legal), partial(parse_move, state, text)):
+                        if isinstance(expected, int):
+                            assert read() == expected
+                        else:
+                            with pytest.raises(expected):
+                                read()
+                if not can_trail and len(captures) == 1:
+                    with pytest.raises(IllegalMoveError, match=f"{name} must capture"):
+                        read_move(f"{name}:", legal)
+    if rules.optional_capture:
+        assert seen_only_capture == seen_ambiguous == 0
+    else:
+        assert seen_only_capture > 0
+
+
+def test_optional_capture_a_bare_card_lays_it_down() -> None:
+    seven, three, four = parse_card("7H"), parse_card("3C"), parse_card("4H")
+    capture = make_move(seven, 1 << three | 1 << four)
+    # optional_capture: 7H may capture or be laid down; both are listed.
+    legal = [capture, make_move(seven), make_move(parse_card("9S"))]
+    assert [move_text(m) for m in legal] == ["7H:3C+4H", "7H", "9S"]
+    assert read_move("7H", legal) == read_move("7H:", legal) == read_move("7H:-", legal) == seven
+    assert read_move("7H:4H+3C", legal) == read_move("7h:3c 4h", legal) == capture
+    with pytest.raises(IllegalMoveError, match="7H cannot capture 3C"):
+        read_move("7H:3C", legal)
+    # Capture compulsory: 7H must capture, and has one way: bare 7H is that capture.
+    legal = [capture, make_move(parse_card("9S"))]
+    assert read_move("7H", legal) == read_move("7H:3C+4H", legal) == capture
+    with pytest.raises(IllegalMoveError, match="7H must capture"):
+        read_move("7H:", legal)
+    with pytest.raises(IllegalMoveError, match="7H must capture"):
+        read_move("7H:-", legal)
+
+
+def test_a_bot_answering_bare_cards_under_optional_capture_only_lays_down(
+    tmp_path: Path
+) -> None:
+    command = bot_command(tmp_path, "layer", """\
+        for view in requests():
+            answer(view["legal_moves"][0].split(":")[0])
+    """)
+    errors: list[str] = []
+    match = Match(make_rules("egyptian", 2, {"optional_capture": True}), 4)
+    decisions = play_match(match, {0: external(command, errors), 1: GreedyBot(1)}, errors)
+    assert match.is_over and errors == []
+    mine = [d.move for d in decisions if d.seat == 0]
+    assert len(mine) > 20 and all(move >> 6 == 0 for move in mine)
+
+
+def test_the_example_move_message_is_a_real_observation() -> None:
+    """docs/protocol.md's move example: egyptian, seed 269, its plays played again."""
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    examples = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
+    hello = next(e for e in examples if e.get("type") == "hello")
+    shown = next(e for e in examples if e.get("type") == "move")["observation"]
+    rules = make_rules("egyptian")
+    assert hello["rules"] == rules.to_dict()
+    match = Match(rules, 269)
+    for entry in shown["plays"]:
+        captured = sum(1 << parse_card(c) for c in entry["captured"])
+        assert match.play(make_move(parse_card(entry["card"]), captured)).basra == entry["basra"]
+    real = observe(match, shown["seat"]).to_dict()
+    assert real["rules"] == hello["rules"]
+    del real["rules"], shown["rules"]
+    assert real == shown
+    assert shown["buried"] and shown["batch"] == 2
 
 
 # Good bots
@@ -351,7 +503,8 @@ def test_a_bot_only_ever_receives_its_own_seats_view(tmp_path: Path,
     def remember(match: Match, seat: int) -> None:
         if seat == 1:
             view = observe(match, seat)
-            expected.append((json.loads(json.dumps(view.to_dict())), view.seen))
+            # Seen: its own cards, the floor, the captures and the buried cards.
+            expected.append((json.loads(json.dumps(view.to_dict())), view.seen | view.buried))
 
     bots: dict[int, Bot] = {seat: GreedyBot(seat) for seat in range(4)}
     bots[1] = external(command, errors)

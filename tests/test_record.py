@@ -115,7 +115,7 @@ def check_record(record: dict[str, Any], match: Match) -> None:
     carry, totals = 0, [0] * sides
     for index, deal in enumerate(record["deals"]):
         finished = index < len(record["deals"]) - 1 or not match.deal_in_progress
-        keys = {"dealer", "floor", "hands", "stock", "plays"}
+        keys = {"dealer", "floor", "hands", "stock", "buried", "plays"}
         assert set(deal) == keys | ({"leftover", "score"} if finished else set())
         dealer = deal["dealer"]
         assert dealer == (match.first_dealer + index) % n
@@ -129,6 +129,11 @@ def check_record(record: dict[str, Any], match: Match) -> None:
         assert len(stock) == 52 - rules.floor_size - n * size
         everything = [*deal["floor"], *(c for hand in deal["hands"] for c in hand), *stock]
         assert len(names(everything)) == 52
+        # Each burial in order (a card buried twice is listed twice): bury cards, all of
+        # which went back into the stock.
+        assert isinstance(deal["buried"], list)
+        assert all(CARD_TEXT.fullmatch(card) and buried(rules, card) and card in stock
+                   for card in deal["buried"])
 
         # Batch r of the stock gives hand_size consecutive cards to each seat in turn,
         # starting with the seat that plays first; the plays show who held what.
@@ -269,6 +274,7 @@ def test_seed_deals_the_same_deals(record: dict[str, Any]) -> None:
         assert [card_name(c) for c in layout.floor] == deal["floor"]
         assert [[card_name(c) for c in hand] for hand in layout.hands] == deal["hands"]
         assert [card_name(c) for c in layout.stock] == deal["stock"]
+        assert [card_name(c) for c in layout.buried] == deal["buried"]
         for entry in deal["plays"]:
             captured = CardSet.parse(entry["captured"]).mask
             again.play(make_move(parse_card(entry["card"]), captured))
@@ -550,6 +556,70 @@ def test_bury_card_on_the_initial_floor(record: dict[str, Any]) -> None:
     at = deal["stock"].index(jack)
     deal["stock"][at], deal["floor"][0] = deal["floor"][0], jack
     reject(record, "deal 2: ", f"the initial floor holds {jack}, which must be buried")
+
+
+@pytest.fixture(scope="module")
+def with_burials() -> Match:
+    """A finished match whose first deal buried a card and another deal buried none."""
+    for seed in range(200):
+        match = whole_match(seed=seed)
+        if match.deals[0].layout.buried and not all(d.layout.buried for d in match.deals):
+            return match
+    raise AssertionError("no seed buries a card in the first deal")
+
+
+def test_the_buried_cards_are_written_and_read_back(with_burials: Match) -> None:
+    record = json.loads(dumps(match_record(with_burials, seat_players(2))))
+    check_record(record, with_burials)
+    for deal, history in zip(record["deals"], with_burials.deals, strict=True):
+        assert deal["buried"] == [card_name(c) for c in history.layout.buried]
+    assert record["deals"][0]["buried"] and [] in [d["buried"] for d in record["deals"]]
+    again = replay(record)
+    assert [d.layout for d in again.deals] == [d.layout for d in with_burials.deals]
+    assert observe(again, 0).buried == observe(with_burials, 0).buried
+
+
+@pytest.mark.parametrize("missing", ["absent", "null"])
+def test_a_record_without_buried_cards_still_replays(with_burials: Match, missing: str) -> None:
+    record = json.loads(dumps(match_record(with_burials, seat_players(2))))
+    for deal in record["deals"]:
+        if missing == "absent":
+            del deal["buried"]
+        else:
+            deal["buried"] = None
+    again = replay(record)  # a record written before the field existed: unknown, none
+    assert again.totals == with_burials.totals and again.winner == with_burials.winner
+    assert all(deal.layout.buried == () for deal in again.deals)
+    assert [d.layout._replace(buried=()) for d in with_burials.deals] == [
+        d.layout for d in again.deals]
+
+
+def test_buried_cards_that_cannot_be_right(with_burials: Match) -> None:
+    def fresh() -> dict[str, Any]:
+        return json.loads(dumps(match_record(with_burials, seat_players(2))))
+
+    record = fresh()
+    record["deals"][0]["buried"] = "JS"
+    reject(record, "deal 1 buried: expected a list of cards, not 'JS'")
+    record = fresh()
+    record["deals"][0]["buried"] = ["JZ"]
+    reject(record, "deal 1 buried: ", "'JZ'")
+    record = fresh()
+    plain = next(card for card in record["deals"][0]["stock"] if card[0] in "23456")
+    record["deals"][0]["buried"] = [plain]
+    reject(record, f"deal 1: {plain} is listed as buried, but these rules bury J 7D")
+    record = fresh()
+    deal = record["deals"][0]
+    jack = next(card for card in deal["stock"] if card[0] == "J")
+    at = deal["stock"].index(jack)
+    deal["stock"][at], deal["hands"][0][0] = deal["hands"][0][0], jack
+    deal["buried"] = [jack]
+    reject(record, f"deal 1: {jack} is listed as buried, but it is not in the stock")
+    # Any bury card in the stock could have come up: the place of a burial is random.
+    record = fresh()
+    record["deals"][0]["buried"] = [card for card in record["deals"][0]["stock"]
+                                    if card[0] == "J"]
+    assert replay(record).deals[0].layout.buried
 
 
 def test_wrong_dealer(record: dict[str, Any]) -> None:

@@ -171,10 +171,42 @@ def test_burying_returns_the_card_to_the_stock_and_refills_from_the_top() -> Non
     layout = deal_layout(rules, 1, DeckOrder(deck))  # every buried card goes to the end
     assert layout.floor == (stock[0], parse_card("5S"), stock[1], parse_card("6S"))
     assert layout.stock == (*stock[2:], js, seven_d)
-    # Repeatedly: the Jack goes back on top and is drawn again for the 7♦'s place.
+    assert layout.buried == (js, seven_d)
+    # Repeatedly: the Jack goes back on top and is drawn again for the 7♦'s place, so it
+    # is buried twice, and listed twice.
     layout = deal_layout(rules, 1, DeckOrder(deck, [0]))
     assert layout.floor == (stock[0], parse_card("5S"), stock[1], parse_card("6S"))
     assert layout.stock == (*stock[2:], seven_d, js)
+    assert layout.buried == (js, seven_d, js)
+
+
+def test_a_replacement_that_is_a_bury_card_is_buried_too() -> None:
+    rules = make_rules("egyptian", 2)
+    js, jh, seven_d = parse_card("JS"), parse_card("JH"), parse_card("7D")
+    floor = [parse_card("5S"), js, parse_card("6S"), parse_card("8S")]
+    hands = list(range(8))
+    stock = [jh, seven_d, *(c for c in range(52) if c not in (*floor, *hands, jh, seven_d))]
+    layout = deal_layout(rules, 0, DeckOrder(hands + floor + stock))
+    assert layout.buried == (js, jh, seven_d)
+    assert layout.floor == (parse_card("5S"), stock[2], parse_card("6S"), parse_card("8S"))
+    assert layout.stock[-3:] == (js, jh, seven_d)
+    check_layout(rules, layout)
+    assert deal_layout(rules, 0, DeckOrder(list(range(52)))).buried == ()
+
+
+@pytest.mark.parametrize("rules", all_rules(), ids=lambda r: rules_text(r))
+def test_the_buried_cards_are_bury_cards_in_the_stock(rules: Rules) -> None:
+    counts = set()
+    for seed in range(300):
+        layout = deal_layout(rules, seed % rules.players, random.Random(seed))
+        check_layout(rules, layout)
+        assert all(rules.bury_mask >> card & 1 for card in layout.buried)
+        assert set(layout.buried) <= set(layout.stock)
+        counts.add(len(layout.buried))
+    if rules.bury:
+        assert {0, 1, 2} <= counts
+    else:
+        assert counts == {0}
 
 
 # Batches and turns
@@ -612,3 +644,31 @@ def test_check_layout_refusals() -> None:
     with pytest.raises(LayoutError, match="the initial floor holds JS, which must be buried"):
         check_layout(rules, jack)
     check_layout(make_rules("egyptian", overrides={"bury": "none"}), jack)
+
+
+def test_check_layout_and_the_buried_cards() -> None:
+    rules = make_rules("egyptian", 2)
+    js, jh = parse_card("JS"), parse_card("JH")
+    floor = [js, parse_card("5S"), parse_card("6S"), parse_card("8S")]
+    hands = [jh, *range(1, 8)]
+    stock = [c for c in range(52) if c not in floor and c not in hands]
+    layout = deal_layout(rules, 0, DeckOrder(hands + floor + stock))
+    assert layout.buried == (js,) and layout.hands[1][0] == jh
+    check_layout(rules, layout)
+    check_layout(rules, layout._replace(buried=()))  # unknown, as in an older record
+    assert Layout(*layout[:4]) == layout._replace(buried=())
+    # Which bury card came up cannot be checked, only that it could have.
+    check_layout(rules, layout._replace(buried=(parse_card("7D"), parse_card("JD"))))
+    with pytest.raises(LayoutError, match="5H is listed as buried, but these rules bury J 7D"):
+        check_layout(rules, layout._replace(buried=(parse_card("5H"),)))
+    with pytest.raises(LayoutError, match="JH is listed as buried, but it is not in the stock"):
+        check_layout(rules, layout._replace(buried=(jh,)))
+    with pytest.raises(LayoutError, match="a buried card is not a card: 52"):
+        check_layout(rules, layout._replace(buried=(52,)))
+    no_bury = make_rules("six-card")
+    plain = deal_layout(no_bury, 0, random.Random(1))
+    assert plain.buried == ()
+    jack = next(c for c in plain.stock if CARD_NAMES[c].startswith("J"))
+    with pytest.raises(LayoutError, match=f"{CARD_NAMES[jack]} is listed as buried, but these "
+                                          "rules bury no cards"):
+        check_layout(no_bury, plain._replace(buried=(jack,)))

@@ -71,6 +71,12 @@ class Observation:
     def seats(self) -> tuple[int, ...]:
         """The seats that play this deal, in turn order from the first player."""
         return playing_order(self.turns, self.dealer)
+    buried: int = 0
+    """The cards buried this deal (mask): bury cards that came up on the initial floor and
+    were put back into the stock. Every seat saw them; they lie hidden in the stock."""
+    batch: int = 1
+    """The batch of hands being played, 1 for the hands dealt with the floor; each later
+    batch is dealt when every hand is empty (the last, once the deal is over)."""
 
     @property
     def side(self) -> int:
@@ -78,8 +84,9 @@ class Observation:
 
     @property
     def seen(self) -> int:
-        """Every card this seat has seen: its hand, the floor and every captured card
-        (all were face up on the floor at some time)."""
+        """Every card this seat has seen and knows the place of: its hand, the floor and
+        every captured card (all were face up on the floor at some time). The
+        :attr:`buried` cards were seen too, but their place in the stock is hidden."""
         mask = self.hand | self.floor
         for pile in self.piles:
             mask |= pile
@@ -87,7 +94,8 @@ class Observation:
 
     @property
     def unseen(self) -> int:
-        """Cards this seat has not seen: in other hands or the stock."""
+        """Cards whose place this seat does not know: in other hands or the stock (the
+        buried cards among them)."""
         return ((1 << 52) - 1) & ~self.seen
 
     def to_dict(self) -> dict[str, Any]:
@@ -101,6 +109,7 @@ class Observation:
             "hand": card_names(self.hand),
             "floor": card_names(self.floor),
             "initial_floor": card_names(self.initial_floor),
+            "buried": card_names(self.buried),
             "hand_counts": list(self.hand_counts),
             "stock_count": self.stock_count,
             "pile_counts": list(self.pile_counts),
@@ -111,6 +120,7 @@ class Observation:
             "target": self.target,
             "carry": self.carry,
             "deal_number": self.deal_number,
+            "batch": self.batch,
             "plays": [
                 {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": card_names(p.captured),
                  "basra": p.basra}
@@ -135,12 +145,15 @@ def observe(match: Match, seat: int) -> Observation:
     if history.score is not None:  # the deal is finished: show the totals before it
         totals = [t - s for t, s in zip(totals, history.score.total, strict=True)]
         carry = history.score.carry_in
-    initial_floor = 0
+    initial_floor = buried = 0
     for card in history.layout.floor:
         initial_floor |= 1 << card
+    for card in history.layout.buried:
+        buried |= 1 << card
     return observe_state(
         match.state, seat, totals=tuple(totals), target=match.target, carry=carry,
         deal_number=len(match.deals), plays=tuple(history.plays), initial_floor=initial_floor,
+        buried=buried,
     )
 
 
@@ -154,6 +167,7 @@ def observe_state(
     deal_number: int = 1,
     plays: tuple[Play, ...] = (),
     initial_floor: int | None = None,
+    buried: int = 0,
 ) -> Observation:
     """What ``seat`` may see of a deal state (a position without its match around it)."""
     rules = state.rules
@@ -161,6 +175,7 @@ def observe_state(
         raise ValueError(f"seat {seat} is not a seat of {rules.players} players")
     in_progress = not state.is_over
     to_play = state.to_play if in_progress else -1
+    batches = (52 - rules.floor_size) // (len(state.seats) * rules.hand_size)
     return Observation(
         rules=rules,
         seat=seat,
@@ -183,4 +198,7 @@ def observe_state(
         legal_moves=tuple(legal_moves(state)) if to_play == seat else (),
         turns=state.turns,
         laid=state.laid,
+        buried=buried,
+        # At least 1: a hand-made position with a short floor may hold one batch more.
+        batch=max(1, batches - len(state.batches)),
     )

@@ -59,9 +59,11 @@ QUIT_GRACE = 1.0
 def read_move(text: str, legal_moves: Sequence[int]) -> int:
     """The legal move that a bot's move text names, judged against ``legal_moves`` only.
 
-    Same grammar as :func:`basra.state.parse_move`: ``7H`` or ``7H:4H+3C`` (captures in
-    any order, ``7H:`` an explicit trail); a bare card means its trail where trailing it is
-    legal, otherwise its only capture.
+    Same grammar as :func:`basra.state.parse_move`: ``7H:4H+3C`` plays 7H and captures
+    exactly those cards (in any order); ``7H:`` or ``7H:-`` lays 7H down, where that is
+    legal. A bare ``7H`` lays it down where that is legal (always under
+    ``optional_capture``), otherwise it means 7H's only capture, and is ambiguous when 7H
+    can capture in several ways. See ``docs/protocol.md``, "Reading an answer".
 
     >>> legal = [make_move(25, 1 << 13 | 1 << 11), make_move(25, 1 << 24), make_move(32)]
     >>> move_text(read_move("7H:4H+3C", legal)), move_text(read_move("9s", legal))

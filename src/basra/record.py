@@ -77,6 +77,7 @@ def _deal_dict(deal: DealHistory) -> dict[str, Any]:
         "floor": [CARD_NAMES[c] for c in layout.floor],
         "hands": [[CARD_NAMES[c] for c in hand] for hand in layout.hands],
         "stock": [CARD_NAMES[c] for c in layout.stock],
+        "buried": [CARD_NAMES[c] for c in layout.buried],
         "plays": [
             {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": card_names(p.captured),
              "basra": p.basra}
@@ -219,7 +220,11 @@ def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
     floor = _cards(_get(deal, "floor", list, where), f"{where} floor")
     hands = [_cards(hand, f"{where} hands") for hand in _get(deal, "hands", list, where)]
     stock = _cards(_get(deal, "stock", list, where), f"{where} stock")
-    layout = Layout(dealer, tuple(floor), tuple(map(tuple, hands)), tuple(stock))
+    # Absent (records written before it existed) or null: unknown, taken as none.
+    listed = deal.get("buried")
+    buried = [] if listed is None else _cards(listed, f"{where} buried")
+    layout = Layout(dealer, tuple(floor), tuple(map(tuple, hands)), tuple(stock),
+                    tuple(buried))
     if "seats" in deal and deal["seats"] != list(layout_seats(layout)):
         raise RecordError(f"{where}: seats {deal['seats']!r} are not the seats dealt cards "
                           f"{list(layout_seats(layout))}")

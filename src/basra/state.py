@@ -126,7 +126,8 @@ _BITS = tuple(1 << card for card in _DECK)
 
 
 class Layout(NamedTuple):
-    """How a deal was dealt: the record's ``dealer``, ``floor``, ``hands`` and ``stock``."""
+    """How a deal was dealt: the record's ``dealer``, ``floor``, ``hands``, ``stock`` and
+    ``buried``."""
 
     dealer: int
     floor: tuple[int, ...]
@@ -135,6 +136,12 @@ class Layout(NamedTuple):
     """The first batch of each seat."""
     stock: tuple[int, ...]
     """The rest of the deck in dealing order."""
+    buried: tuple[int, ...] = ()
+    """The bury cards that came up on the initial floor and went back into the stock, one
+    entry per burial in the order they happened (a card that comes up again as a
+    replacement and is buried again is listed again). Every seat saw them face up; they lie
+    somewhere in ``stock``. Empty when nothing was buried, or when it is not known (a layout
+    read from an older record)."""
 
 
 class DealState(NamedTuple):
@@ -258,10 +265,11 @@ def deal_layout(rules: Rules, dealer: int, rng: random.Random,
     """Shuffle and deal: hands, then the floor, with floor burying (spec section 2).
 
     Each bury card on the initial floor goes back into the stock at a random position
-    and is replaced from the top of the stock, until the floor holds none. Under
-    ``floor_redeal`` a floor with more than one Jack, or more than two Queens or Kings
-    (as dealt, or after burying), is gathered and the whole deck shuffled again. Only
-    ``seats`` are dealt cards when given (an extra deal between tied sides).
+    and is replaced from the top of the stock, until the floor holds none; the layout's
+    ``buried`` lists each burial in order. Under ``floor_redeal`` a floor with more than
+    one Jack, or more than two Queens or Kings (as dealt, or after burying), is gathered
+    and the whole deck shuffled again. Only ``seats`` are dealt cards when given (an extra
+    deal between tied sides).
     """
     order = playing_order(seat_turns(rules.players, seats), dealer)
     size = rules.hand_size
@@ -279,17 +287,22 @@ def deal_layout(rules: Rules, dealer: int, rng: random.Random,
             continue
         stock = deck[start + rules.floor_size:]
         bury = rules.bury_mask
+        buried: list[int] = []
         for i, card in enumerate(floor):
             while bury >> card & 1:
+                buried.append(card)
                 replacement = stock.pop(0)
                 stock.insert(rng.randint(0, len(stock)), card)
                 floor[i] = card = replacement
         if not needs_redeal(rules, floor):
-            return Layout(dealer, tuple(floor), tuple(hands), tuple(stock))
+            return Layout(dealer, tuple(floor), tuple(hands), tuple(stock), tuple(buried))
 
 
 def check_layout(rules: Rules, layout: Layout) -> None:
-    """Raise :class:`LayoutError` unless the layout is a whole deck dealt by these rules."""
+    """Raise :class:`LayoutError` unless the layout is a whole deck dealt by these rules.
+
+    The ``buried`` cards, when listed, must be bury cards of the rules and lie in the stock.
+    """
     n, size = rules.players, rules.hand_size
     if not (isinstance(layout.dealer, int) and 0 <= layout.dealer < n):
         raise LayoutError(f"dealer must be a seat from 0 to {n - 1}, not {layout.dealer!r}")
@@ -316,12 +329,23 @@ def check_layout(rules: Rules, layout: Layout) -> None:
             if card in seen:
                 raise LayoutError(f"card {card_name(card)} is dealt twice")
             seen.add(card)
-    buried = [card_name(c) for c in layout.floor if rules.bury_mask >> c & 1]
-    if buried:
-        raise LayoutError(f"the initial floor holds {' '.join(buried)}, which must be buried")
+    unburied = [card_name(c) for c in layout.floor if rules.bury_mask >> c & 1]
+    if unburied:
+        raise LayoutError(f"the initial floor holds {' '.join(unburied)}, which must be buried")
     if needs_redeal(rules, layout.floor):
         raise LayoutError("the initial floor holds more than two Queens or Kings, which "
                           "the rules shuffle again")
+    # Where a buried card went in the stock is random: only what it is can be checked.
+    for card in layout.buried:
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise LayoutError(f"a buried card is not a card: {card!r}")
+        if not rules.bury_mask >> card & 1:
+            bury = " ".join(rules.bury) or "no cards"
+            raise LayoutError(f"{card_name(card)} is listed as buried, but these rules bury "
+                              f"{bury}")
+        if card not in layout.stock:
+            raise LayoutError(f"{card_name(card)} is listed as buried, but it is not in the "
+                              "stock")
 
 
 def layout_seats(layout: Layout) -> tuple[int, ...]:
