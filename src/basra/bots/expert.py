@@ -8,8 +8,10 @@ each allows, and weight the i-th by the chance that it is the best card they hol
 ``C(u - i, h - 1) / C(u, h)``. That one term is what keeps it from leaving a lone card
 the next player can take as a basra, or a floor a Jack or the 7♦ would sweep.
 
-On top of it: Jacks (and a sweeping 7♦) are kept for rich floors, the majority race is
-weighed by how open it still is, and in partnerships gains are its side's.
+On top of it: Jacks (and a sweeping 7♦) are kept for rich floors, the majority race and
+Pasur's clubs race are weighed by how open they still are, and in partnerships gains are
+its side's. Pasur's surs cancel between sides, which leaves a sur worth its points in the
+margin between them either way.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from math import comb
 
 from basra.captures import JACK_KIND, SEVEN_SMALL, SEVEN_SWEEP
 from basra.observe import Observation
-from basra.state import capture_table
+from basra.state import CLUBS, capture_table
 
 __all__ = ["ExpertBot", "expected_best_reply"]
 
@@ -42,23 +44,45 @@ def card_weight(observation: Observation) -> float:
     return max(0.05, min(1.5, 2.0 * prize / max(remaining, 8) / max(1, rules.sides - 1)))
 
 
+def clubs_weight(observation: Observation) -> float:
+    """Value of one captured club in the race for the clubs prize (Pasur's 7 points for
+    strictly the most clubs): nothing once the race is decided, more the closer it is."""
+    rules = observation.rules
+    if not rules.clubs_points:
+        return 0.0
+    counts = [(pile & CLUBS).bit_count() for pile in observation.piles]
+    mine = counts[observation.side]
+    best_other = max((c for s, c in enumerate(counts) if s != observation.side), default=0)
+    remaining = 13 - sum(counts)
+    if mine - best_other > remaining or best_other - mine > remaining:
+        return 0.0
+    return min(3.0, 2.0 * rules.clubs_points / max(remaining, 4))
+
+
 def _value_of_take(observation: Observation, floor: int, card: int, captured: int,
-                   weight: float, last_play: bool) -> float:
+                   weight: float, last_play: bool, clubs: float = 0.0) -> float:
     rules = observation.rules
     if not captured:
         return 0.0
     table = capture_table(rules)
     basra = table.is_basra(floor, card, captured) and (rules.last_play_basra or not last_play)
+    if basra and not rules.last_batch_basra and not observation.stock_count:
+        basra = False
     taken = captured | 1 << card
-    return rules.card_points_of(taken) + basra * rules.basra_points + taken.bit_count() * weight
+    # Under basra_cancel a sur either scores or cancels one of the other side's: in the
+    # margin between sides it is worth the same basra_points.
+    return (rules.card_points_of(taken) + basra * rules.basra_points
+            + taken.bit_count() * weight + (taken & CLUBS).bit_count() * clubs)
 
 
-def best_reply_value(observation: Observation, floor: int, card: int, weight: float) -> float:
+def best_reply_value(observation: Observation, floor: int, card: int, weight: float,
+                     clubs: float = 0.0) -> float:
     """The most a player gets this turn by playing ``card`` on ``floor``."""
     table = capture_table(observation.rules)
     best = 0.0
     for captured in table.options(card, floor):
-        value = _value_of_take(observation, floor, card, captured, weight, last_play=False)
+        value = _value_of_take(observation, floor, card, captured, weight, last_play=False,
+                               clubs=clubs)
         best = max(best, value)
     return best
 
@@ -97,6 +121,7 @@ class ExpertBot:
         rules = observation.rules
         table = capture_table(rules)
         weight = card_weight(observation)
+        clubs = clubs_weight(observation)
         floor = observation.floor
         unseen = [c for c in range(52) if observation.unseen >> c & 1]
         turns = observation.turns
@@ -113,7 +138,7 @@ class ExpertBot:
         values: list[tuple[int, float]] = []
         for move in observation.legal_moves:
             card, captured = move & 63, move >> 6
-            gain = _value_of_take(observation, floor, card, captured, weight, last_play)
+            gain = _value_of_take(observation, floor, card, captured, weight, last_play, clubs)
             after = floor ^ captured if captured else floor | 1 << card
             if not captured:
                 gain -= rules.points_of[card] * 0.5  # a trailed point card may be lost
@@ -121,7 +146,8 @@ class ExpertBot:
                 gain -= SWEEPER_KEEP
             risk = 0.0
             if reply_hand and after:
-                replies = [best_reply_value(observation, after, c, weight) for c in unseen]
+                replies = [best_reply_value(observation, after, c, weight, clubs)
+                           for c in unseen]
                 risk = expected_best_reply(replies, reply_hand)
             values.append((move, gain + risk if same_side else gain - risk))
         return values

@@ -14,20 +14,24 @@ __all__ = ["GreedyBot", "RandomBot", "immediate_value", "move_value"]
 def move_value(table: CaptureTable, floor: int, move: int, last_play: bool = False) -> float:
     """What a move on ``floor`` is worth to its side this turn: points, basras, then cards
     (0.5 each). A trail gives its card away: minus the card's points, and lower cards a
-    little more (they are easier for others to take)."""
+    little more (they are easier for others to take). ``last_play``: a play whose basra
+    the rules may not count (the last play, or any of the last batch's)."""
     rules = table.rules
     card, captured = move & 63, move >> 6
     if not captured:
         return -rules.points_of[card] - (card >> 2) / 100
-    basra = table.is_basra(floor, card, captured) and (rules.last_play_basra or not last_play)
+    basra = table.is_basra(floor, card, captured) and (
+        rules.last_play_basra and rules.last_batch_basra or not last_play)
     taken = captured | 1 << card
     return rules.card_points_of(taken) + basra * rules.basra_points + taken.bit_count() * 0.5
 
 
 def immediate_value(observation: Observation, move: int) -> float:
     """:func:`move_value` of a move in an observed position."""
-    last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
-    return move_value(capture_table(observation.rules), observation.floor, move, last_play)
+    rules = observation.rules
+    last_play = observation.stock_count == 0 and (
+        sum(observation.hand_counts) == 1 or not rules.last_batch_basra)
+    return move_value(capture_table(rules), observation.floor, move, last_play)
 
 
 class RandomBot:
