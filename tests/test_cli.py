@@ -59,6 +59,40 @@ def test_capture_json_matches_the_issue_example() -> None:
     }
 
 
+def test_capture_under_pasur_has_the_same_shape() -> None:
+    result = basra("capture", "--variant", "pasur", "--floor", "7S 5D 2C KH", "--card", "4H",
+                   "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"options": [
+        {"captured": ["5D", "2C"], "basra": False}, {"captured": ["7S"], "basra": False}]}
+    sur = json.loads(basra("capture", "-v", "pasur", "--floor", "KH", "--card", "KS",
+                           "--json").stdout)
+    assert sur == {"options": [{"captured": ["KH"], "basra": True}]}
+    jack = json.loads(basra("capture", "-v", "pasur", "--floor", "3S QH", "--card", "JS",
+                            "--json").stdout)
+    assert jack == {"options": [{"captured": ["3S"], "basra": False}]}
+    assert "2 ways" in basra("capture", "-v", "pasur", "--floor", "7S 5D 2C",
+                             "--card", "4H").stdout
+
+
+def test_pasur_simulates_records_replays_and_benches(tmp_path: Path) -> None:
+    result = basra("simulate", "-v", "pasur", "-p", "3", "-n", "3", "--bots",
+                   "expert,greedy,random", "--records", str(tmp_path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["unfinished"] == 0
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 3
+    shown = basra("replay", str(files[0]))
+    assert shown.returncode == 0, shown.stderr
+    assert "clubs" in shown.stdout and "sur" in shown.stdout
+    assert loads(files[0].read_text(encoding="utf-8"))["variant"] == "pasur"
+    bench = basra("bench", "-v", "pasur", "--seconds", "1", "--json")
+    assert bench.returncode == 0, bench.stderr
+    assert json.loads(bench.stdout)["deals_per_second"] > 0
+    variants = basra("variants")
+    assert "pasur" in variants.stdout and "sums to 11" in variants.stdout
+
+
 def test_capture_offers_each_equally_large_set() -> None:
     result = basra("capture", "--floor", "5S 2H 2D 3C 4S", "--card", "7H", "--json")
     options = json.loads(result.stdout)["options"]

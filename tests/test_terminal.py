@@ -213,7 +213,7 @@ def test_piped_play_has_symbols_and_no_escape_codes(tmp_path: Path) -> None:
     ("args", "title"),
     [
         (["variants", "iraqi"], "iraqi: Egyptian play with 5-point basras and a 6-point 10♦"),
-        (["variants"], "Basra variants (basra variants NAME shows every option)"),
+        (["variants"], "Variants (basra variants NAME shows every option)"),
     ],
 )
 def test_piped_tables_keep_their_titles_on_one_line(args: list[str], title: str) -> None:

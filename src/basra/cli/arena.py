@@ -15,6 +15,7 @@ from basra.bots import BOT_LEVELS, bot_label
 from basra.cli.common import (
     Number,
     UserError,
+    bonus_word,
     cli,
     out,
     parse_bots,
@@ -89,7 +90,8 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
         return
     rounded = f" ({matches} asked for)" if played != matches else ""
     table = Table()
-    for column in ("bot", "wins", "win rate", "95% CI", "pts/deal", "basras/deal", "ms/move"):
+    for column in ("bot", "wins", "win rate", "95% CI", "pts/deal",
+                   f"{bonus_word(rules)}s/deal", "ms/move"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for i, bot in enumerate(result.bots):
         lo, hi = result.win_rate_ci95[i]

@@ -394,8 +394,24 @@ def score_table(rules: Rules, score: dict[str, Any],
     table.add_column("")
     for side in range(rules.sides):
         table.add_column(escape(side_name(rules, side, names)), justify="right")
-    for key, label in (("cards", "cards"), ("card_points", "card points"),
-                       ("basras", "basras"), ("basra_points", "basra points"),
-                       ("majority", "majority"), ("total", "deal total")):
+    word = bonus_word(rules)
+    rows = [("cards", "cards"), ("card_points", "card points"), ("basras", f"{word}s"),
+            ("basra_points", f"{word} points" + (" (after cancelling)"
+                                                   if rules.basra_cancel else ""))]
+    if rules.majority_points or any(score["majority"]):
+        rows.append(("majority", "majority"))
+    if score.get("clubs"):
+        rows.append(("clubs", "clubs"))
+    for key, label in (*rows, ("total", "deal total")):
         table.add_row(label, *(str(v) for v in score[key]))
     return table
+
+
+def bonus_word(rules: Rules) -> str:
+    """What the rules call a capture that clears the floor: basra, or sur in Pasur."""
+    return "sur" if rules.family == "pasur" else "basra"
+
+
+def game_title(rules: Rules) -> str:
+    """The game's name as a title: Basra, or Pasur."""
+    return rules.family.capitalize()

@@ -21,10 +21,12 @@ from basra.cards import InvalidCardError, parse_card
 from basra.cli.common import (
     Number,
     UserError,
+    bonus_word,
     card_markup,
     cards_markup,
     cli,
     computer_level,
+    game_title,
     out,
     parse_bots,
     print_table,
@@ -123,7 +125,8 @@ class TerminalGame:
     def show_start(self) -> None:
         rules = self.rules
         teams = " in partnerships" if rules.partnership else ""
-        out.print(f"[bold]Basra[/] · {escape(self.match.variant)} · {rules.players} players"
+        out.print(f"[bold]{game_title(rules)}[/] · {escape(self.match.variant)} · "
+                  f"{rules.players} players"
                   f"{teams} · first to {rules.target} points")
         me = "" if self.names[self.human] == "you" else f" ({escape(self.short[self.human])})"
         mine = self.rules.side_of[self.human]
@@ -149,7 +152,7 @@ class TerminalGame:
         out.print(f"Cards taken this deal: {taken}")
         basras = [f"{self.side(s)} {view.basras[s]}" for s in sides if view.basras[s]]
         if basras:
-            out.print(f"Basras this deal: {' · '.join(basras)}")
+            out.print(f"{bonus_word(rules).capitalize()}s this deal: {' · '.join(basras)}")
         hands = " · ".join(f"{escape(self.short[s])} {view.hand_counts[s]}"
                            for s in range(rules.players) if s != self.human)
         out.print(f"Cards in hand: {hands} · stock {view.stock_count}")
@@ -233,14 +236,18 @@ class TerminalGame:
         if play.captured:
             line += f" and {take} {cards_markup(play.captured)}"
             if play.basra:
-                line += "  [bold yellow]BASRA![/]"
+                line += f"  [bold yellow]{bonus_word(self.rules).upper()}![/]"
         else:
             line += " to the floor."
         out.print(line)
 
     def show_deal_end(self, history: DealHistory, number: int) -> None:
         assert history.score is not None
-        if history.leftover:
+        if history.shares:
+            given = " · ".join(f"{card_markup(card)} to {self.side(side)}"
+                               for card, side in history.shares)
+            out.print(f"The floor left is given out one card at a time: {given}.")
+        elif history.leftover:
             to = "you" if history.leftover_seat == self.human else escape(
                 self.short[history.leftover_seat])
             out.print(f"The floor ({cards_markup(history.leftover)}) goes to {to}, "
@@ -263,6 +270,10 @@ class TerminalGame:
                 dealer = match.state.dealer
                 deals = "You deal" if dealer == self.human else f"{self.who(dealer)} deals"
                 out.print(f"\n[bold]Deal {deal_number}[/]: {deals}.")
+                playing = match.state.seats
+                if len(playing) < self.rules.players:
+                    who = _and([self.who(s) for s in sorted(playing)])
+                    out.print(f"A tie at the top: only {who} play this deal.")
             seat = match.state.to_play
             if seat == self.human:
                 self.show_table()

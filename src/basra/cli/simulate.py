@@ -14,6 +14,7 @@ from basra.arena import claim_record_paths, play_bot_match, side_totals
 from basra.bots import BOT_LEVELS
 from basra.cli.common import (
     Number,
+    bonus_word,
     cli,
     out,
     parse_bots,
@@ -99,7 +100,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
         click.echo(json.dumps(summary))
         return
     table = Table()
-    for column in ("side", "bots", "wins", "points/deal", "basras/deal"):
+    for column in ("side", "bots", "wins", "points/deal", f"{bonus_word(rules)}s/deal"):
         table.add_column(column)
     for side in range(rules.sides):
         seats = [s for s in range(rules.players) if rules.side_of[s] == side]

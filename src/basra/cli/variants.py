@@ -38,6 +38,24 @@ def _option_value(rules: Rules, name: str) -> str:
     return str(value)
 
 
+def _summary_text(rules: Rules) -> str:
+    """A preset's rules in one short paragraph, as the variants table shows them."""
+    points = f"points {_option_value(rules, 'card_points')}"
+    end = f"to {rules.target}{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
+    if rules.family == "pasur":
+        redeal = ", redeal on 2 J, 3 Q or 3 K" if rules.floor_redeal else ""
+        cancel = ", surs cancel" if rules.basra_cancel else ""
+        return (f"sums to 11, K and Q in pairs, Jack takes numerals and Jacks; hand "
+                f"{rules.hand_size}; bury {' '.join(rules.bury) or 'none'}{redeal}; sur "
+                f"{rules.basra_points} pts{cancel}; clubs {rules.clubs_points}; {points}; {end}")
+    return (
+        f"hand {rules.hand_size}; bury {' '.join(rules.bury) or 'none'}; "
+        f"7♦ {rules.seven_diamonds}; basra {rules.basra} {rules.basra_points} pts, "
+        f"Jack {rules.jack_basra}; majority {rules.majority_points}"
+        f"{' (ties carry)' if rules.majority_tie == 'carry' else ''}; {points}; {end}"
+    )
+
+
 @cli.command()
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
@@ -70,13 +88,6 @@ def variants(name: str | None, as_json: bool) -> None:
     table.add_column("rules")
     for found in chosen:
         rules = found.rules_for()
-        summary = (
-            f"hand {rules.hand_size}; bury {' '.join(rules.bury) or 'none'}; "
-            f"7♦ {rules.seven_diamonds}; basra {rules.basra} {rules.basra_points} pts, "
-            f"Jack {rules.jack_basra}; majority {rules.majority_points}"
-            f"{' (ties carry)' if rules.majority_tie == 'carry' else ''}; "
-            f"points {_option_value(rules, 'card_points')}; to {rules.target}"
-            f"{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
-        )
+        summary = _summary_text(rules)
         table.add_row(found.name, players_text(found, "\n"), summary)
-    print_table(table, "Basra variants (basra variants NAME shows every option)")
+    print_table(table, "Variants (basra variants NAME shows every option)")
