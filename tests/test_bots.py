@@ -70,7 +70,7 @@ def test_master_finds_the_line_greedy_misses() -> None:
     assert exact[best] - exact[parse_move(state, "8C:2H+6H")] == 6
 
 
-@pytest.mark.parametrize("variant", ["egyptian", "jawaker", "lebanese", "six-card"])
+@pytest.mark.parametrize("variant", ["egyptian", "jawaker", "lebanese", "six-card", "pasur"])
 def test_exact_solver_agrees_with_plain_minimax(variant: str) -> None:
     rules = make_rules(variant)
     rng = random.Random(7)
@@ -90,6 +90,35 @@ def test_exact_solver_agrees_with_plain_minimax(variant: str) -> None:
         if checked == 12:
             break
     assert checked == 12
+
+
+HOUSE_RULES = [
+    ("pasur", 2, {}),
+    ("pasur", 3, {"last_batch_basra": "false", "clubs_min": "7"}),
+    ("pasur", 4, {"leftover": "split"}),
+    ("egyptian", 3, {"leftover": "split", "majority_min": "20", "majority_tie": "double",
+                     "tie_deal": "tied", "target": "40"}),
+    ("classic", 4, {"tie_deal": "tied", "majority_tie": "double", "target": "30",
+                    "last_batch_basra": "false"}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "overrides"), HOUSE_RULES,
+                         ids=[f"{v}/{p}/{len(o)}" for v, p, o in HOUSE_RULES])
+def test_every_level_plays_pasur_and_the_house_variations_legally(
+        variant: str, players: int, overrides: dict[str, str]) -> None:
+    """A whole match with every level seated: every move goes through the checked play."""
+    rules = make_rules(variant, players, overrides)
+    levels = ["master", "expert", "greedy", "random"][:players]
+    bots = [make_bot(level, seat, think_ms=5, workers=1) for seat, level in enumerate(levels)]
+    match = Match(rules, seed=players)
+    while not match.is_over and len(match.deals) < 30:
+        seat = match.state.to_play
+        view = observe(match, seat)
+        move = bots[seat].choose(view)
+        assert move in view.legal_moves
+        match.play(move)
+    assert match.is_over
 
 
 def test_master_plays_optimally_once_every_card_is_known() -> None:
