@@ -47,10 +47,13 @@ from basra.state import (
     DealScore,
     DealState,
     apply,
+    check_layout,
+    deal_layout,
     deal_score,
     legal_moves,
     new_deal,
     random_playout,
+    start_deal,
 )
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
@@ -289,7 +292,9 @@ def check_cards_accounted(played: PlayedMatch) -> None:
                 union |= place
             assert union == ALL_CARDS, position_text(state)
             assert state.stock_count == state.stock_mask().bit_count()
-            hand_sizes = {hand.bit_count() for hand in state.hands}
+            hand_sizes = {state.hands[seat].bit_count() for seat in state.seats}
+            assert all(not hand for seat, hand in enumerate(state.hands)
+                       if seat not in state.seats)
             assert max(hand_sizes) - min(hand_sizes) <= 1
         final = trace.states[-1]
         assert final.is_over and final.stock_mask() == 0 and not any(final.hands)
@@ -532,6 +537,39 @@ def test_house_rules_keep_every_property(played: PlayedMatch, pick_seed: int) ->
     check_positions(played, pick_seed)
 
 
+VARIATIONS = {
+    "leftover": st.sampled_from(LEFTOVER_RULES),
+    "majority_min": st.sampled_from([0, 20, 27, 28]),
+    "majority_tie": st.sampled_from(MAJORITY_TIE_RULES),
+    "last_batch_basra": st.booleans(),
+    "tie_deal": st.just("tied"),
+    "target": st.integers(min_value=5, max_value=40),
+}
+
+
+@st.composite
+def variation_matches(draw: st.DrawFn) -> PlayedMatch:
+    """Matches where the house variations are always in play, with three or four sides
+    and low targets, so that extra deals between tied sides come up."""
+    name, players, base = draw(st.sampled_from([
+        ("egyptian", 3, {}), ("lebanese", 3, {}), ("classic", 4, {}),
+        ("egyptian", 4, {"partnership": False}), ("pasur", 3, {}), ("pasur", 2, {}),
+        ("pasur", 4, {})]))
+    overrides = {**base, **draw(st.fixed_dictionaries(VARIATIONS))}
+    rules = make_rules(name, players, overrides)
+    bots = draw(st.lists(bot_kinds, min_size=players, max_size=players))
+    return play_match(rules, draw(seeds), bots, draw(seeds), name)
+
+
+@settings(max_examples=40, deadline=None)
+@given(played=variation_matches(), pick_seed=seeds)
+def test_house_variations_keep_every_property(played: PlayedMatch, pick_seed: int) -> None:
+    check_cards_accounted(played)
+    check_scores(played)
+    check_record_round_trip(played)
+    check_positions(played, pick_seed)
+
+
 @HOUSE
 @given(game=house_rules(), seed=seeds, prefix=st.integers(min_value=0, max_value=60),
        playout_seed=seeds)
@@ -548,3 +586,38 @@ def test_history_is_what_the_deal_recorded() -> None:
         assert isinstance(history, DealHistory)
         assert len(trace.states) == len(history.plays) + 1 == 53 - 4
         assert trace.states[-1].is_over
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from([("egyptian", 3), ("lebanese", 3), ("classic", 4), ("pasur", 3),
+                             ("iraqi", 3)]),
+       seed=seeds, leftover=st.sampled_from(LEFTOVER_RULES), data=st.data())
+def test_an_extra_deal_between_tied_sides_keeps_every_property(
+    game: tuple[str, int], seed: int, leftover: str, data: st.DataObject
+) -> None:
+    """tie_deal=tied: the seats that sit out hold nothing and never play; every card is in
+    one place; the sides that sit out score nothing."""
+    name, players = game
+    rules = make_rules(name, players, {"tie_deal": "tied", "leftover": leftover})
+    seats = tuple(sorted(data.draw(st.sets(st.integers(0, players - 1), min_size=2,
+                                           max_size=players - 1))))
+    rng = random.Random(seed)
+    layout = deal_layout(rules, rng.randrange(players), rng, seats)
+    check_layout(rules, layout)
+    assert tuple(s for s, hand in enumerate(layout.hands) if hand) == seats
+    state = start_deal(rules, layout)
+    assert sorted(state.seats) == list(seats)
+    out = [s for s in range(players) if s not in seats]
+    while not state.is_over:
+        assert state.to_play in seats and not any(state.hands[s] for s in out)
+        places = [state.stock_mask(), *state.hands, state.floor, *state.piles]
+        assert sum(p.bit_count() for p in places) == 52
+        moves = legal_moves(state)
+        state = apply(state, moves[rng.randrange(len(moves))])
+    score = deal_score(state)
+    for seat in out:
+        side = rules.side_of[seat]
+        assert state.piles[side] == 0 and score.total[side] == 0
+    sides_playing = {rules.side_of[seat] for seat in seats}
+    assert score == spec_score(rules, state.piles, state.basras, 0, sides_playing)
+    assert parse_position(position_text(state)) == state
