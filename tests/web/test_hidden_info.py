@@ -25,7 +25,8 @@ from basra.state import DealState
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
               "carry", "deal_scores", "result", "deadline", "paused"}
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
-             "pile_counts", "basras", "last_capturer", "pile", "last_captures"}
+             "pile_counts", "basras", "last_capturer", "pile", "last_captures", "seats",
+             "buried"}
 CARD_SET = set(CARD_NAMES)
 
 
@@ -64,9 +65,20 @@ def positions(record: dict[str, Any]) -> list[tuple[int, DealState]]:
     return states
 
 
+def buried_cards(record: dict[str, Any]) -> dict[int, list[str]]:
+    """The cards each deal buried (deal number -> cards): seen face up by everyone, though
+    they lie in the stock."""
+    return {number: deal.get("buried") or []
+            for number, deal in enumerate(record["deals"], start=1)}
+
+
 def check_messages(messages: list[dict[str, Any]], seat: int | None,
-                   states: list[tuple[int, DealState]]) -> int:
-    """Check every message of one connection; returns how many states were checked."""
+                   states: list[tuple[int, DealState]],
+                   buried: dict[int, list[str]] | None = None) -> int:
+    """Check every message of one connection; returns how many states were checked.
+
+    ``buried`` (from the record) are the only stock cards a message may name, in its
+    deal's ``buried``."""
     checked = 0
     for message in messages:
         text = json.dumps(message)
@@ -83,7 +95,11 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None,
                 hidden |= names(hand)
         # The rules name cards (card points, burying) but are no card's whereabouts.
         table = {key: value for key, value in message["table"].items() if key != "rules"}
-        current = {key: message[key] for key in ("deal", "legal", "you")} | {"table": table}
+        if buried is not None:
+            assert sorted(message["deal"]["buried"]) == sorted(buried[number])
+        seen = {key: value for key, value in message["deal"].items() if key != "buried"}
+        current = {key: message[key] for key in ("legal", "you")} | {"table": table,
+                                                                     "deal": seen}
         if message["last_play"] and message["last_play"]["deal"] == number:
             current["last_play"] = message["last_play"]
         leaked = cards_in(current) & hidden
@@ -110,7 +126,9 @@ def check_piles(deal: dict[str, Any], seat: int | None, state: DealState) -> Non
         assert set(deal["pile"]) == names(state.piles[mine])
     others = set().union(*(names(pile) for side, pile in enumerate(state.piles)
                            if side != mine))
-    rest = {key: value for key, value in deal.items() if key != "last_captures"}
+    # The buried cards were seen when the deal began, wherever they went since.
+    rest = {key: value for key, value in deal.items()
+            if key not in ("last_captures", "buried")}
     leaked = cards_in(rest) & others
     assert not leaked, f"seat {seat} was sent another side's pile {leaked}"
     assert len(deal["last_captures"]) == len(state.piles)
@@ -161,18 +179,21 @@ def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
             sock.__exit__(None, None, None)
     record = client.get(f"/api/records/{latest['result']['record_id']}").json()
     states = positions(record)
-    return sum(check_messages(msgs, seat, states) for seat, msgs in received.items())
+    buried = buried_cards(record)
+    return sum(check_messages(msgs, seat, states, buried) for seat, msgs in received.items())
 
 
-@pytest.mark.parametrize(("variant", "players", "seed"), [
-    ("egyptian", 2, 1), ("jawaker", 2, 2), ("egyptian", 4, 3), ("three-player", 3, 4),
-    ("six-card", 2, 5), ("lebanese", 3, 6), ("classic", 4, 7), ("iraqi", 2, 8),
+@pytest.mark.parametrize(("variant", "players", "seed", "rules"), [
+    ("egyptian", 2, 1, {}), ("jawaker", 2, 2, {}), ("egyptian", 4, 3, {}),
+    ("three-player", 3, 4, {}), ("six-card", 2, 5, {}), ("lebanese", 3, 6, {}),
+    ("classic", 4, 7, {}), ("iraqi", 2, 8, {}), ("pasur", 2, 9, {}), ("pasur", 4, 10, {}),
+    ("pasur", 3, 11, {"leftover": "split", "tie_deal": "tied", "target": 20}),
 ])
 def test_no_message_of_a_whole_match_shows_a_hidden_card(
-        tmp_path: Any, variant: str, players: int, seed: int) -> None:
+        tmp_path: Any, variant: str, players: int, seed: int, rules: dict[str, Any]) -> None:
     app = create_app(f"sqlite:///{tmp_path}/hidden.db", bot_delay=0)
     with TestClient(app) as client:
-        body = {"variant": variant, "players": players,
+        body = {"variant": variant, "players": players, "rules": rules,
                 "seats": [{"kind": "human"}] * players}
         checked = play_lockstep(client, body, seed)
     assert checked > 40 * (players + 1)
@@ -204,9 +225,10 @@ def test_quick_game_against_the_computer_hides_its_hand(tmp_path: Any) -> None:
                     break
         record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
     states = positions(record)
+    buried = buried_cards(record)
     # A match has at least one deal of 48 plays (a strong first deal can end it).
-    assert check_messages(mine, 0, states) >= 48
-    assert check_messages(watched, None, states) >= 48
+    assert check_messages(mine, 0, states, buried) >= 48
+    assert check_messages(watched, None, states, buried) >= 48
 
 
 def test_the_checker_catches_a_leak() -> None:

@@ -20,7 +20,7 @@ __all__ = ["replay_frames"]
 
 def _frame(number: int, state: DealState, totals: list[int]) -> dict[str, Any]:
     return {
-        "deal": number, "dealer": state.dealer,
+        "deal": number, "dealer": state.dealer, "seats": list(state.seats),
         "hands": [card_names(hand) for hand in state.hands], "floor": card_names(state.floor),
         "pile_counts": [pile.bit_count() for pile in state.piles],
         "basras": list(state.basras), "totals": list(totals),
@@ -44,7 +44,7 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
                              "captured": card_names(play.captured), "basra": play.basra}
             frames.append(frame)
         if deal.score is not None:
-            frames[-1]["deal_score"] = deal_score_view(number, deal)
+            frames[-1]["deal_score"] = deal_score_view(rules, number, deal)
             totals = [t + s for t, s in zip(totals, deal.score.total, strict=True)]
     summary = {
         "variant": match.variant, "players": record.get("players", []),

@@ -15,7 +15,7 @@ from basra.cards import CARD_NAMES, card_names
 from basra.match import DealHistory
 from basra.observe import Observation, observe
 from basra.rules import Rules
-from basra.state import move_text
+from basra.state import layout_seats, move_text
 
 from .table import Table
 
@@ -46,8 +46,9 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
 def table_info(table: Table) -> dict[str, Any]:
     """The table's public description."""
     return {
-        "code": table.code, "variant": table.config.variant, "players": table.rules.players,
-        "partnership": table.rules.partnership, "rules": _rules_dict(table.rules),
+        "code": table.code, "variant": table.config.variant, "family": table.rules.family,
+        "players": table.rules.players, "partnership": table.rules.partnership,
+        "rules": _rules_dict(table.rules),
         "turn_seconds": table.config.turn_seconds,
         "takeover_level": table.config.takeover_level, "status": table.status,
         "match_number": table.match_number, "seats": seat_list(table),
@@ -55,18 +56,40 @@ def table_info(table: Table) -> dict[str, Any]:
     }
 
 
-def deal_score_view(number: int, deal: DealHistory) -> dict[str, Any]:
-    """A finished deal's score breakdown (all of it public)."""
+def deal_score_view(rules: Rules, number: int, deal: DealHistory) -> dict[str, Any]:
+    """A finished deal's score breakdown (all of it public).
+
+    ``basras`` are the basras (Pasur's surs) made, ``basra_points`` their points after any
+    cancelling; under ``basra_cancel`` (with points for basras), ``basras_cancelled`` is
+    how many of each side's cancelled out. ``clubs``, the clubs prize per side, is there
+    only when the rules have one. ``seats`` are the seats that played the deal (fewer than
+    all in an extra deal between tied sides). The ``leftover`` went to ``seat``, the last
+    capturer (-1: nobody captured), or under ``leftover = split`` one card at a time:
+    ``sides[i]`` got ``cards[i]``.
+    """
     score = deal.score
     assert score is not None
-    return {
-        "deal": number, "cards": list(score.cards), "basras": list(score.basras),
-        "majority": list(score.majority), "card_points": list(score.card_points),
-        "basra_points": list(score.basra_points), "total": list(score.total),
-        "carry_in": score.carry_in, "carry_out": score.carry_out,
-        "leftover": ({"seat": deal.leftover_seat, "cards": card_names(deal.leftover)}
-                     if deal.leftover else None),
+    seats = layout_seats(deal.layout)
+    view: dict[str, Any] = {
+        "deal": number, "seats": list(seats), "cards": list(score.cards),
+        "basras": list(score.basras), "majority": list(score.majority),
+        "card_points": list(score.card_points), "basra_points": list(score.basra_points),
+        "total": list(score.total), "carry_in": score.carry_in, "carry_out": score.carry_out,
+        "leftover": None,
     }
+    if score.clubs:
+        view["clubs"] = list(score.clubs)
+    if rules.basra_cancel and rules.basra_points:
+        view["basras_cancelled"] = [
+            made - points // rules.basra_points
+            for made, points in zip(score.basras, score.basra_points, strict=True)]
+    if deal.shares:
+        view["leftover"] = {"seat": deal.leftover_seat,
+                            "cards": [CARD_NAMES[card] for card, _ in deal.shares],
+                            "sides": [side for _, side in deal.shares]}
+    elif deal.leftover:
+        view["leftover"] = {"seat": deal.leftover_seat, "cards": card_names(deal.leftover)}
+    return view
 
 
 def _public(observation: Observation) -> Observation:
@@ -102,7 +125,7 @@ def shared_parts(table: Table) -> dict[str, Any]:
                                   "captured": card_names(last.captured), "basra": last.basra}
             break
     parts["deal_scores"] = [
-        deal_score_view(number, deal)
+        deal_score_view(table.rules, number, deal)
         for number, deal in enumerate(match.deals, start=1) if deal.score is not None
     ]
     return parts
@@ -133,7 +156,8 @@ def state_message(table: Table, seat: int | None,
         "hand": card_names(view.hand), "floor": card_names(view.floor),
         "hand_counts": list(view.hand_counts), "stock_count": view.stock_count,
         "pile_counts": list(view.pile_counts), "basras": list(view.basras),
-        "last_capturer": view.last_capturer,
+        "last_capturer": view.last_capturer, "seats": list(view.seats),
+        "buried": card_names(view.buried),
         # Captured piles lie face down: a seat may look through its own side's pile only.
         "pile": None if seat is None else card_names(view.piles[view.side]),
         "last_captures": last_captures(view),
