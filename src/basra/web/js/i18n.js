@@ -1,4 +1,4 @@
-// Every string the pages show, in English and Arabic, and the language switch.
+// Every string the pages show, in English, Arabic and Persian, and the language switch.
 
 const STORE_KEY = "basra.lang";
 
@@ -10,12 +10,13 @@ const SUITS = {
   en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
   ar: { S: "بستوني", H: "كبة", D: "ديناري", C: "سباتي" },
 };
-const ARABIC_DIGITS = "٠١٢٣٤٥٦٧٨٩";
+const LOCAL_DIGITS = { ar: "٠١٢٣٤٥٦٧٨٩", fa: "۰۱۲۳۴۵۶۷۸۹" };
 
 const DICT = {
   en: {
     basra: "Basra",
-    other_lang: "العربية",
+    list_comma: ", ",
+    list_semicolon: "; ",
     lobby: "Lobby",
     your_name: "Your name",
     name_placeholder: "Guest 1",
@@ -290,10 +291,65 @@ const DICT = {
     err_flag: "Write true or false.",
     err_players: "This variant is not played by that many players.",
     err_rule_generic: "This value does not work with these rules.",
+    // Pasur and the rules added with it (a key ending in _pasur is the text for Pasur).
+    "variant_pasur": "Pasur",
+    "variant_pasur_desc": "The Iranian game: a card takes cards that add up to 11 with it, surs cancel out, 7 points for most clubs, to 62.",
+    group_basra_pasur: "Surs",
+    rule_family: "Game",
+    rule_family_help: "What a card captures: Basra (cards of its value, alone or adding up to it) or Pasur (cards adding up to 11 with it; a King takes a King, a Queen a Queen).",
+    rule_family_basra: "Basra",
+    rule_family_pasur: "Pasur",
+    rule_floor_redeal: "Deal again on a heavy floor",
+    rule_floor_redeal_help: "A first floor with more than one Jack, or more than two Queens or Kings, is gathered and the deck dealt again.",
+    rule_basra_points_pasur: "Points per sur",
+    rule_basra_points_pasur_help: "Scored for every sur (a capture that clears the floor).",
+    rule_jack_basra_pasur: "Jack sur",
+    rule_jack_basra_pasur_help: "A Jack takes every number card and Jack; when is that a sur?",
+    rule_last_play_basra_pasur: "The last card can score a sur",
+    rule_last_play_basra_pasur_help: "Whether the last play of a deal can be a sur.",
+    rule_last_batch_basra: "Basras in the last hand",
+    rule_last_batch_basra_help: "Whether plays after the stock is dealt out can score a basra.",
+    rule_last_batch_basra_pasur: "Surs in the last hand",
+    rule_last_batch_basra_pasur_help: "Whether plays after the stock is dealt out can score a sur.",
+    rule_basra_cancel: "Basras cancel out",
+    rule_basra_cancel_help: "Basras of different sides cancel one for one: only the extra ones score.",
+    rule_basra_cancel_pasur: "Surs cancel out",
+    rule_basra_cancel_pasur_help: "Surs of different sides cancel one for one: only the extra ones score.",
+    rule_leftover: "Cards left on the floor at the end",
+    rule_leftover_help: "Who takes the floor cards nobody captured when the deal ends.",
+    rule_leftover_last_capturer: "The last to capture",
+    rule_leftover_split: "Shared out one at a time, oldest first",
+    rule_majority_min: "Fewest cards for the prize",
+    rule_majority_min_help: "Besides taking the most, a side needs at least this many cards for the prize (0: no minimum).",
+    rule_majority_tie_double: "The next deal's prize is doubled",
+    rule_clubs_points: "Prize for most clubs",
+    rule_clubs_points_help: "For the side that took more clubs than every other (7 in Pasur; 0: no prize).",
+    rule_clubs_min: "Fewest clubs for the prize",
+    rule_clubs_min_help: "Besides taking the most clubs, a side needs at least this many (0: no minimum).",
+    rule_target_raise_above: "The first step above every total",
+    rule_tie_deal: "Deciding deal after a tie",
+    rule_tie_deal_help: "When the highest totals tie at the target, who plays the next deal.",
+    rule_tie_deal_all: "Everyone",
+    rule_tie_deal_tied: "Only the tied players",
+    err_family_rule: "Pasur plays this rule one way only: choose the game Basra to change it.",
+    err_tie_deal: "With these hands the stock cannot be dealt to the tied players alone: change the cards per hand, or let everyone play the deciding deal.",
+    basra_toast_pasur: "Sur!",
+    basra_by_pasur: "Sur! {name}",
+    basras_pasur: "Surs",
+    basra_points_row_pasur: "Sur points",
+    basras_cancelled: "Cancelled",
+    clubs: "Clubs",
+    sitting_out: "sits out",
+    you_sit_out: "You sit out this deal: only the tied players play it.",
+    sat_out: "Sat out this deal: {names}.",
+    leftover_split: "Left on the floor at the end, shared out one card at a time: {shares}.",
+    leftover_share: "{cards} to {name}",
+    buried_n: "Put back in the stock: {cards}",
   },
   ar: {
     basra: "باصرة",
-    other_lang: "English",
+    list_comma: "، ",
+    list_semicolon: "؛ ",
     lobby: "الصالة",
     your_name: "اسمك",
     name_placeholder: "ضيف 1",
@@ -568,16 +624,79 @@ const DICT = {
     err_flag: "اكتب 1 أو 0.",
     err_players: "هذا النوع لا يُلعب بهذا العدد من اللاعبين.",
     err_rule_generic: "هذه القيمة لا تصلح مع هذه القواعد.",
+    // Pasur and the rules added with it (a key ending in _pasur is the text for Pasur).
+    "variant_pasur": "باسور",
+    "variant_pasur_desc": "اللعبة الإيرانية: الورقة تأكل ما يكمل معها 11، والسور يلغي بعضه بعضًا، و7 نقاط لأكثر سباتي، واللعب إلى 62 نقطة.",
+    group_basra_pasur: "السور",
+    rule_family: "اللعبة",
+    rule_family_help: "ماذا تأكل الورقة: الباصرة (ورق بقيمتها، وحده أو مجموعه يساويها) أو الباسور (ورق يكمل معها 11، والشايب يأكل شايبًا والبنت تأكل بنتًا).",
+    rule_family_basra: "باصرة",
+    rule_family_pasur: "باسور",
+    rule_floor_redeal: "إعادة التوزيع على أرض ثقيلة",
+    rule_floor_redeal_help: "إذا نزل على الأرض أول التوزيعة أكثر من ولد، أو أكثر من بنتين أو شايبين، يُجمع الورق ويُوزَّع من جديد.",
+    rule_basra_points_pasur: "نقاط السور",
+    rule_basra_points_pasur_help: "تُحسب لكل سور (أكلة تنظّف الأرض).",
+    rule_jack_basra_pasur: "سور الولد",
+    rule_jack_basra_pasur_help: "الولد يأكل كل ورق الأرقام والأولاد، فمتى تكون أكلته سورًا؟",
+    rule_last_play_basra_pasur: "آخر ورقة تُحسب سورًا",
+    rule_last_play_basra_pasur_help: "هل يمكن أن تكون آخر لعبة في التوزيعة سورًا.",
+    rule_last_batch_basra: "الباصرة في آخر يد",
+    rule_last_batch_basra_help: "هل تُحسب باصرة في اللعب بعد نفاد الورق الباقي.",
+    rule_last_batch_basra_pasur: "السور في آخر يد",
+    rule_last_batch_basra_pasur_help: "هل يُحسب سور في اللعب بعد نفاد الورق الباقي.",
+    rule_basra_cancel: "الباصرات تلغي بعضها",
+    rule_basra_cancel_help: "باصرات الأطراف المختلفة تلغي بعضها واحدة بواحدة، ولا يُحسب إلا الزائد.",
+    rule_basra_cancel_pasur: "السور يلغي بعضه",
+    rule_basra_cancel_pasur_help: "سور الأطراف المختلفة يلغي بعضه واحدًا بواحد، ولا يُحسب إلا الزائد.",
+    rule_leftover: "ورق الأرض الباقي في النهاية",
+    rule_leftover_help: "من يأخذ ورق الأرض الذي لم يأكله أحد عند نهاية التوزيعة.",
+    rule_leftover_last_capturer: "آخر من أكل",
+    rule_leftover_split: "يُقسَّم ورقة ورقة، الأقدم أولًا",
+    rule_majority_min: "أقل عدد ورق للجائزة",
+    rule_majority_min_help: "إضافة إلى أكثر ورق، يحتاج الطرف هذا العدد على الأقل لينال الجائزة (0: بلا حد أدنى).",
+    rule_majority_tie_double: "تتضاعف جائزة التوزيعة التالية",
+    rule_clubs_points: "جائزة أكثر سباتي",
+    rule_clubs_points_help: "للطرف الذي أكل سباتي أكثر من كل طرف آخر (7 في الباسور، و0: بلا جائزة).",
+    rule_clubs_min: "أقل عدد سباتي للجائزة",
+    rule_clubs_min_help: "إضافة إلى أكثر سباتي، يحتاج الطرف هذا العدد على الأقل (0: بلا حد أدنى).",
+    rule_target_raise_above: "أول زيادة فوق كل المجاميع",
+    rule_tie_deal: "التوزيعة الفاصلة بعد التعادل",
+    rule_tie_deal_help: "عندما يتعادل أعلى مجموعين عند الهدف، من يلعب التوزيعة التالية.",
+    rule_tie_deal_all: "الجميع",
+    rule_tie_deal_tied: "المتعادلون فقط",
+    err_family_rule: "الباسور يلعب هذه القاعدة بطريقة واحدة فقط: اختر لعبة الباصرة لتغييرها.",
+    err_tie_deal: "بهذه اليد لا يُوزَّع الورق الباقي على المتعادلين وحدهم: غيّر ورق كل يد أو اجعل الجميع يلعب التوزيعة الفاصلة.",
+    basra_toast_pasur: "سور!",
+    basra_by_pasur: "سور! {name}",
+    basras_pasur: "سور",
+    basra_points_row_pasur: "نقاط السور",
+    basras_cancelled: "الملغى",
+    clubs: "السباتي",
+    sitting_out: "خارج التوزيعة",
+    you_sit_out: "أنت خارج هذه التوزيعة: يلعبها المتعادلون فقط.",
+    sat_out: "خارج هذه التوزيعة: {names}.",
+    leftover_split: "الباقي على الأرض في النهاية قُسِّم ورقة ورقة: {shares}.",
+    leftover_share: "{cards} إلى {name}",
+    buried_n: "رجع إلى الورق الباقي: {cards}",
   },
 };
 
+/** The languages of the pages, each named in itself; Arabic and Persian read right to left. */
+const LANGUAGES = { en: "English", ar: "العربية", fa: "فارسی" };
+const RIGHT_TO_LEFT = new Set(["ar", "fa"]);
+
+/** The languages the pages speak (those with a dictionary). */
+export function languages() {
+  return Object.keys(LANGUAGES).filter((code) => code in DICT);
+}
+
 export function lang() {
   const stored = localStorage.getItem(STORE_KEY);
-  return stored === "ar" ? "ar" : "en";
+  return stored in DICT ? stored : "en";
 }
 
 export function isRtl() {
-  return lang() === "ar";
+  return RIGHT_TO_LEFT.has(lang());
 }
 
 /** The string `key` in the current language, with `{name}` holes filled from `params`. */
@@ -591,23 +710,48 @@ export function hasKey(key) {
   return key in DICT.en;
 }
 
+/**
+ * The key of a text as a rule family words it: `basras_pasur` ("Surs") for Pasur where
+ * the dictionary has one, else `key` ("Basras").
+ */
+export function familyKey(key, family) {
+  const own = `${key}_${family}`;
+  return family && family !== "basra" && hasKey(own) ? own : key;
+}
+
+/** A translated sentence whose {holes} may be DOM nodes (mini cards, names) as well as text. */
+export function sentence(key, params) {
+  const fragment = document.createDocumentFragment();
+  const template = t(key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])));
+  template.split("\u0000").forEach((part, i) => {
+    if (i % 2 === 0) {
+      if (part) fragment.append(part);
+    } else {
+      fragment.append(params[part]);
+    }
+  });
+  return fragment;
+}
+
 /** "7D" -> ["7", "D"] */
 export function splitCard(code) {
   return [code.slice(0, -1), code.slice(-1)];
 }
 
-/** The long name of a card: "7 of diamonds", or in Arabic "٧ ديناري". */
+/** The long name of a card: "7 of diamonds", in Arabic "٧ ديناري", in Persian "۷ خشت". */
 export function cardName(code) {
   const [rank, suit] = splitCard(code);
-  if (lang() === "ar") {
-    const word = RANKS.ar[rank] ?? rank.replace(/\d/g, (d) => ARABIC_DIGITS[Number(d)]);
-    return `${word} ${SUITS.ar[suit]}`;
+  const language = lang();
+  if (language in LOCAL_DIGITS) {
+    const digits = LOCAL_DIGITS[language];
+    const word = RANKS[language][rank] ?? rank.replace(/\d/g, (d) => digits[Number(d)]);
+    return `${word} ${SUITS[language][suit]}`;
   }
   return `${RANKS.en[rank] ?? rank} of ${SUITS.en[suit]}`;
 }
 
 export function cardList(codes) {
-  return codes.map(cardName).join(lang() === "ar" ? "، " : ", ");
+  return codes.map(cardName).join(t("list_comma"));
 }
 
 export function levelName(level) {
@@ -619,7 +763,7 @@ export function levelName(level) {
 export function applyLang(root = document) {
   const code = lang();
   document.documentElement.lang = code;
-  document.documentElement.dir = code === "ar" ? "rtl" : "ltr";
+  document.documentElement.dir = isRtl() ? "rtl" : "ltr";
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
@@ -632,20 +776,40 @@ export function applyLang(root = document) {
 }
 
 /**
- * Wires the page's #lang-toggle button; `onChange` redraws what the page drew itself.
+ * The languages the page's switch offers, the current one left out, in the order of its
+ * buttons: English and Arabic switch to each other with #lang-toggle, Persian to English;
+ * #lang-other offers the third language.
+ */
+function switchTargets() {
+  const order = { en: ["ar", "fa"], ar: ["en", "fa"], fa: ["en", "ar"] }[lang()];
+  return order.filter((code) => code in DICT);
+}
+
+/**
+ * Wires the page's language buttons (#lang-toggle and #lang-other);
+ * `onChange` redraws what the page drew itself.
  */
 export function setupLang(onChange = () => {}) {
-  const button = document.getElementById("lang-toggle");
+  const buttons = [document.getElementById("lang-toggle"), document.getElementById("lang-other")];
   const label = () => {
-    button.textContent = t("other_lang");
-    button.lang = lang() === "en" ? "ar" : "en";
+    const targets = switchTargets();
+    buttons.forEach((button, i) => {
+      const code = targets[i];
+      button.hidden = !code;
+      if (!code) return;
+      button.dataset.lang = code;
+      button.textContent = LANGUAGES[code];
+      button.lang = code;
+    });
   };
   applyLang();
   label();
-  button.addEventListener("click", () => {
-    localStorage.setItem(STORE_KEY, lang() === "en" ? "ar" : "en");
-    applyLang();
-    label();
-    onChange();
-  });
+  for (const button of buttons) {
+    button.addEventListener("click", () => {
+      localStorage.setItem(STORE_KEY, button.dataset.lang);
+      applyLang();
+      label();
+      onChange();
+    });
+  }
 }

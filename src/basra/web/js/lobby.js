@@ -9,12 +9,14 @@
 
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
-import { hasKey, lang, levelName, setupLang, t } from "./i18n.js";
+import { familyKey, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, shownName, variantDescription, variantName } from "./matches.js";
 
 const TIMERS = [0, 15, 30, 60];
 const RAW = "more_rules"; // the field of the Advanced box
 const CARD_SPEC = /^(A|1|[2-9]|10|T|J|Q|K)([SHDC])?$/i;
+// Options a rule family plays one way only: their controls are hidden and hold that value.
+const FAMILY_FIXED = { pasur: { seven_diamonds: "plain", basra: "clear", sums: true } };
 
 let variants = [];
 let levels = ["random", "greedy", "expert", "master"];
@@ -153,12 +155,12 @@ function fieldOf(name) {
 function ruleField(spec) {
   const { name, kind } = spec;
   const id = `rule-${name}`;
-  const labelNode = el("label", { for: id, text: label(`rule_${name}`, name) });
+  const labelNode = el("label", { for: id, class: "rule-label", text: label(`rule_${name}`, name) });
   if (hasKey(`rule_${name}`)) labelNode.dataset.i18n = `rule_${name}`;
   const describedBy = [];
   let help = null;
   if (hasKey(`rule_${name}_help`)) {
-    help = el("p", { id: `${id}-help`, class: "hint", "data-i18n": `rule_${name}_help`, text: t(`rule_${name}_help`) });
+    help = el("p", { id: `${id}-help`, class: "hint rule-help", "data-i18n": `rule_${name}_help`, text: t(`rule_${name}_help`) });
     describedBy.push(help.id);
   }
   const error = el("p", { id: `${id}-error`, class: "field-error", hidden: "" });
@@ -187,6 +189,7 @@ function ruleField(spec) {
   field.append(error);
   const changed = () => {
     clearError(name);
+    if (name === "family") applyFamily();
     markChanged();
   };
   control.addEventListener("input", changed);
@@ -202,7 +205,7 @@ function buildRuleControls() {
   }
   $("table-rules").replaceChildren(...(groups.get("table") ?? []).map(ruleField));
   $("rule-groups").replaceChildren(...[...groups].filter(([group]) => group !== "table").map(([group, list]) => {
-    const legend = el("legend", { text: label(`group_${group}`, group) });
+    const legend = el("legend", { "data-group": group, text: label(`group_${group}`, group) });
     if (hasKey(`group_${group}`)) legend.dataset.i18n = `group_${group}`;
     return el("fieldset", { class: "rule-group" }, legend, el("div", { class: "form-grid" }, ...list.map(ruleField)));
   }));
@@ -292,7 +295,45 @@ function applyDefaults() {
   }
   shownDefaults = next;
   $("rule-partnership")?.closest(".field")?.toggleAttribute("hidden", Number($("players").value) !== 4);
+  applyFamily();
   markChanged();
+}
+
+/** The rule family the form is set to: "basra" or "pasur". */
+function chosenFamily() {
+  return controlOf("family")?.value || ruleDefaults().family || "basra";
+}
+
+/**
+ * Fits the form to the chosen family: the options it plays one way only are hidden and
+ * set so, and the texts take its words ("Points per sur" for Pasur).
+ */
+function applyFamily() {
+  if (!specs.length) return;
+  const family = chosenFamily();
+  const fixed = FAMILY_FIXED[family] ?? {};
+  for (const spec of specs) {
+    const field = fieldOf(spec.name);
+    if (!field) continue;
+    if (spec.name in fixed) {
+      writeControl(spec, fixed[spec.name]);
+      clearError(spec.name);
+    }
+    if (spec.name !== "partnership") field.hidden = spec.name in fixed;
+    if (spec.name === "family") continue; // rule_family_pasur names its choice, not its label
+    const key = familyKey(`rule_${spec.name}`, family);
+    for (const [node, text] of [[field.querySelector(".rule-label"), key], [field.querySelector(".rule-help"), `${key}_help`]]) {
+      if (!node || !hasKey(text)) continue;
+      node.dataset.i18n = text;
+      node.textContent = t(text);
+    }
+  }
+  for (const legend of document.querySelectorAll("#rule-groups legend[data-group]")) {
+    const key = familyKey(`group_${legend.dataset.group}`, family);
+    if (!hasKey(key)) continue;
+    legend.dataset.i18n = key;
+    legend.textContent = t(key);
+  }
 }
 
 function partnershipOffered() {
@@ -410,6 +451,9 @@ function serverFieldError(text, raw, changed) {
     [/^bad card_points entry/, () => ["card_points", ["err_card_points", {}]]],
     [/^card_points names a card twice/, () => ["card_points", ["err_card_twice", {}]]],
     [/^partnerships need/, () => ["partnership", ["err_partnership", {}]]],
+    // A family's fixed option, set in the Advanced box: beside it, else beside the family.
+    [/^option (\w+) belongs to the basra family/, (m) => [raw.has(m[1]) || !fieldOf(m[1])?.hidden ? m[1] : "family", ["err_family_rule", {}]]],
+    [/^tie_deal=tied needs/, () => ["tie_deal", ["err_tie_deal", {}]]],
     [/^no side could ever score/, () => [pick(["basra_points", "majority_points", "card_points"], "basra_points"), ["err_no_score", {}]]],
     [/^variant .* is played by/, () => ["players", ["err_players", {}]]],
     [/^players given twice/, () => [RAW, ["err_players", {}]]],
@@ -552,7 +596,7 @@ function renderRecords() {
       sub.append(" · ", t("winner_is", { name: "" }), ...sideNodes(record.winner, false));
     }
     if (record.finished_at) {
-      const when = new Date(record.finished_at).toLocaleString(lang() === "ar" ? "ar" : "en");
+      const when = new Date(record.finished_at).toLocaleString(lang());
       sub.append(" · ", el("bdi", { text: when }));
     }
     return el("li", { class: `list-item record-item${finishedFor.size ? " computer-finished" : ""}` },

@@ -3,8 +3,9 @@
 import { $, el } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
-import { cardList, setupLang, t } from "./i18n.js";
+import { familyKey, setupLang, t } from "./i18n.js";
 import { shownName, variantName } from "./matches.js";
+import { scoreNotes, scoreTable } from "./score.js";
 
 const recordId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 
@@ -26,6 +27,11 @@ function playerName(seat) {
  * order in a line of the other). */
 function nameNode(seat) {
   return el("bdi", { class: "player-name", text: playerName(seat) });
+}
+
+/** A text as the record's rule family words it ("Surs" for Pasur, "Basras" else). */
+function word(key) {
+  return t(familyKey(key, record?.rules?.family ?? "basra"));
 }
 
 /** A translated sentence with its {name} hole filled by `node`. */
@@ -87,7 +93,7 @@ function playSentence(play) {
     else if (part === "\u0002") play.captured.forEach((c, i) => out.append(i ? " " : "", miniCard(c)));
     else if (part) out.append(part);
   }
-  if (play.basra) out.append(" ", el("span", { class: "basra-badge", text: t("basra_toast") }));
+  if (play.basra) out.append(" ", el("span", { class: "basra-badge", text: word("basra_toast") }));
   return out;
 }
 
@@ -96,28 +102,11 @@ function renderDealScore(frame) {
   const score = frame.deal_score;
   box.hidden = !score;
   if (!score) return;
-  const sides = score.total.length;
-  const head = el("tr", {}, el("td"));
-  for (let side = 0; side < sides; side++) {
-    head.append(el("th", { scope: "col", class: `side-${side}` }, sideNames(frame, side)));
-  }
-  const rows = [
-    ["cards", score.cards], ["majority", score.majority], ["card_points", score.card_points],
-    ["basras", score.basras], ["basra_points_row", score.basra_points], ["total", score.total],
-  ].map(([key, values]) => el("tr", { class: key === "total" ? "total-row" : "" },
-    el("th", { scope: "row", text: t(key) }), ...values.map((v) => el("td", { text: String(v) }))));
-  const notes = [];
-  const left = score.leftover;
-  if (left && left.cards?.length) {
-    notes.push(left.seat === null || left.seat < 0
-      ? t("leftover_nobody", { cards: cardList(left.cards) })
-      : withName("leftover", { cards: cardList(left.cards) }, nameNode(left.seat)));
-  }
-  if (score.carry_in) notes.push(t("carry_in", { n: score.carry_in }));
-  if (score.carry_out) notes.push(t("carry_out", { n: score.carry_out }));
+  const sideName = (side) => sideNames(frame, side);
+  const notes = scoreNotes(score, { seatName: nameNode, sideName, players: frame.hands.length });
   box.replaceChildren(
     el("h2", { text: t("deal_score", { n: score.deal }) }),
-    el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+    scoreTable(score, record?.rules, sideName),
     ...notes.map((n) => el("p", { class: "hint" }, n)));
 }
 
@@ -167,7 +156,8 @@ function render() {
       el("div", { class: "plate" },
         el("span", { class: "avatar", "aria-hidden": "true", text: (playerName(seat)[0] ?? "?").toUpperCase() }),
         el("span", { class: "plate-name", dir: "auto", text: playerName(seat) }),
-        ...(seat === frame.dealer ? [el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") })] : [])),
+        ...(seat === frame.dealer ? [el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") })] : []),
+        ...(frame.seats && !frame.seats.includes(seat) ? [el("span", { class: "presence sitting-out-badge", text: t("sitting_out") })] : [])),
       cardsBox(hand));
   }));
 
@@ -177,7 +167,7 @@ function render() {
       el("span", { class: "side-name" }, sideNames(frame, side)),
       el("span", { class: "side-stats" },
         el("span", {}, el("span", { class: "stat-label", text: t("pile") }), ` ${frame.pile_counts[side]}`),
-        el("span", {}, el("span", { class: "stat-label", text: t("basras") }), ` ${frame.basras[side]}`),
+        el("span", {}, el("span", { class: "stat-label", text: word("basras") }), ` ${frame.basras[side]}`),
         el("span", { class: "stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${total}`))))));
 
   renderDealScore(frame);

@@ -3,8 +3,9 @@
 import { $, el } from "./dom.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { cardList, cardName, hasKey, isRtl, lang, levelName, setupLang, t } from "./i18n.js";
+import { cardList, cardName, familyKey, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { guestName, playerName } from "./names.js";
+import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -31,18 +32,14 @@ const BANNERS_KEPT = 3;
 
 // Small helpers.
 
-/** A translated sentence whose {holes} may be DOM nodes (mini cards) as well as text. */
-function sentence(key, params) {
-  const fragment = document.createDocumentFragment();
-  const template = t(key, Object.fromEntries(Object.keys(params).map((k) => [k, `\u0000${k}\u0000`])));
-  template.split("\u0000").forEach((part, i) => {
-    if (i % 2 === 0) {
-      if (part) fragment.append(part);
-    } else {
-      fragment.append(params[part]);
-    }
-  });
-  return fragment;
+/** The rule family the table plays: "basra" or "pasur". */
+function family() {
+  return state?.table?.family ?? state?.table?.rules?.family ?? "basra";
+}
+
+/** A text as the table's rule family words it: "Sur!" at a Pasur table, "Basra!" else. */
+function word(key, params = {}) {
+  return t(familyKey(key, family()), params);
 }
 
 function showAlert(message) {
@@ -125,6 +122,12 @@ function sideLabel(side) {
 /** A side in one word: "Team 2" in a partnership, else its player's name. */
 function sideName(side) {
   return state.table.partnership ? t("team_n", { n: side + 1 }) : sideLabel(side);
+}
+
+/** Whether a seat sits the current deal out (an extra deal between tied sides). */
+function sitsOut(seat) {
+  const playing = state?.deal?.seats;
+  return Boolean(playing && state.table.status === "playing" && !playing.includes(seat));
 }
 
 function isMySide(side) {
@@ -327,7 +330,7 @@ function renderScores() {
       el("span", { class: "side-name", text: label }),
       el("span", { class: "side-stats" },
         el("span", { class: "stat stat-cards" }, el("span", { class: "stat-label", text: t("cards") }), ` ${deal ? deal.pile_counts[side] : 0}`),
-        el("span", { class: "stat" }, el("span", { class: "stat-label", text: t("basras") }), ` ${deal ? deal.basras[side] : 0}`),
+        el("span", { class: "stat" }, el("span", { class: "stat-label", text: word("basras") }), ` ${deal ? deal.basras[side] : 0}`),
         el("span", { class: "stat stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${state.totals[side] ?? 0}`))));
   }
 }
@@ -350,14 +353,16 @@ function plate(seat) {
   const info = seats()[seat];
   const deal = state.deal;
   const active = deal && deal.to_play === seat && state.table.status === "playing";
+  const out = sitsOut(seat);
   const name = seatName(seat);
   const bot = info?.kind === "bot";
-  const node = el("div", { class: `plate side-${sideOf(seat)}${active ? " active" : ""}${bot ? " bot" : ""}` },
+  const node = el("div", { class: `plate side-${sideOf(seat)}${active ? " active" : ""}${bot ? " bot" : ""}${out ? " sitting-out" : ""}` },
     el("span", { class: "avatar", "aria-hidden": "true", text: (name.trim()[0] ?? "?").toUpperCase() }),
     el("span", { class: "plate-name", text: seat === mySeat() ? `${name} (${t("you")})` : name }));
   if (bot && info.level) node.append(el("span", { class: "level-badge", text: levelName(info.level) }));
-  const dot = info && presence(info);
+  const dot = info && !out && presence(info);
   if (dot) node.append(dot);
+  if (out) node.append(el("span", { class: "presence sitting-out-badge", text: t("sitting_out") }));
   if (deal && deal.dealer === seat) node.append(el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") }));
   return node;
 }
@@ -383,7 +388,7 @@ function renderSeats(previous) {
     const box = pos === "bottom" ? $("bottom-seat") : $(`pos-${pos}`);
     const side = sideOf(seat);
     const parts = [plate(seat)];
-    if (seat !== mySeat() && state.table.status === "playing") {
+    if (seat !== mySeat() && state.table.status === "playing" && !sitsOut(seat)) {
       const count = state.deal ? state.deal.hand_counts[seat] : 0;
       const backs = el("div", { class: "backs", role: "img", "aria-label": `${t("hand_of", { name: seatName(seat) })}: ${t("cards_count", { n: count })}` });
       for (let i = 0; i < Math.min(count, 8); i++) backs.append(backElement());
@@ -437,8 +442,8 @@ function pileButton(side, grown) {
     el("span", { class: "pile-count", text: t("cards_n", { n: count }) })));
   const basras = state.deal ? state.deal.basras[side] : 0;
   if (basras) {
-    button.append(el("span", { class: "pile-basras", title: t("basras") },
-      el("span", { class: "visually-hidden", text: ` · ${t("basras")} ` }), `★${basras > 1 ? ` ${basras}` : ""}`));
+    button.append(el("span", { class: "pile-basras", title: word("basras") },
+      el("span", { class: "visually-hidden", text: ` · ${word("basras")} ` }), `★${basras > 1 ? ` ${basras}` : ""}`));
   }
   if (grown.has(side) && motion()) animateOnce(stack, "bump");
   return button;
@@ -524,12 +529,19 @@ function renderTurn() {
   else if (status === "finished" || state.result) text = t("match_over");
   else if (state.paused) text = t("paused_turn");
   else if (deal.to_play === mySeat()) text = t("your_turn");
+  else if (mySeat() !== null && sitsOut(mySeat())) text = t("you_sit_out");
   else text = t("someones_turn", { name: seatName(deal.to_play) });
   const turn = $("turn");
   turn.textContent = text;
   turn.classList.toggle("mine", myTurn());
-  const stock = deal ? t("stock", { n: deal.stock_count }) : "";
-  $("stock").textContent = stock;
+  const stock = $("stock");
+  stock.replaceChildren(deal ? t("stock", { n: deal.stock_count }) : "");
+  // The bury cards that came up on the first floor went back into the stock: everyone saw them.
+  if (deal?.buried?.length) {
+    const cards = document.createDocumentFragment();
+    deal.buried.forEach((card, i) => cards.append(i ? " " : "", miniCard(card)));
+    stock.append(" · ", el("span", { class: "buried", "data-testid": "buried" }, sentence("buried_n", { cards })));
+  }
   tickTimer();
 }
 
@@ -691,7 +703,7 @@ function renderLastPlay(newPlay) {
     return;
   }
   const line = el("p", { class: "last-line" }, playText(play, true));
-  if (play.basra) line.append(" ", el("span", { class: "basra-badge", text: t("basra_toast") }));
+  if (play.basra) line.append(" ", el("span", { class: "basra-badge", text: word("basra_toast") }));
   box.replaceChildren(el("span", { class: "visually-hidden", text: `${t("last_play")}: ` }), line);
   box.dataset.seat = String(play.seat);
   if (newPlay && motion()) {
@@ -705,8 +717,8 @@ function playEffects() {
   const play = state.last_play;
   let text = playText(play, false);
   if (play.basra) {
-    banner(t("basra_by", { name: play.seat === mySeat() ? t("you") : seatName(play.seat) }), "basra");
-    text += `. ${t("basra_toast")}`;
+    banner(word("basra_by", { name: play.seat === mySeat() ? t("you") : seatName(play.seat) }), "basra");
+    text += `. ${word("basra_toast")}`;
   }
   announce(text);
   playSound(play.basra ? "basra" : play.captured?.length ? "capture" : "play");
@@ -852,33 +864,10 @@ function returnFocusToHand(card) {
 function showDealScore(score) {
   const dialog = $("score-dialog");
   $("score-title").textContent = t("deal_score", { n: score.deal });
-  const sides = score.total.length;
-  const head = el("tr", {}, el("td"));
-  for (let side = 0; side < sides; side++) {
-    head.append(el("th", { scope: "col", class: `side-${side}`, text: state.table.partnership ? t("team_n", { n: side + 1 }) : sideLabel(side) }));
-  }
-  const rows = [
-    ["cards", score.cards],
-    ["majority", score.majority],
-    ["card_points", score.card_points],
-    ["basras", score.basras],
-    ["basra_points_row", score.basra_points],
-    ["total", score.total],
-  ].map(([key, values]) => el("tr", { class: key === "total" ? "total-row" : "" },
-    el("th", { scope: "row", text: t(key) }),
-    ...(values ?? []).map((v) => el("td", { text: String(v) }))));
-  const table = el("table", { class: "score-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
-  const notes = [];
-  const left = score.leftover;
-  if (left && left.cards && left.cards.length) {
-    const names = cardList(left.cards);
-    notes.push(left.seat === null || left.seat === undefined || left.seat < 0
-      ? t("leftover_nobody", { cards: names })
-      : t("leftover", { cards: names, name: seatName(left.seat) }));
-  }
-  if (score.carry_in) notes.push(t("carry_in", { n: score.carry_in }));
-  if (score.carry_out) notes.push(t("carry_out", { n: score.carry_out }));
-  $("score-body").replaceChildren(table, ...notes.map((n) => el("p", { class: "hint", text: n })));
+  const header = (side) => (state.table.partnership ? t("team_n", { n: side + 1 }) : sideLabel(side));
+  const notes = scoreNotes(score, { seatName, sideName, players: state.table.players });
+  $("score-body").replaceChildren(scoreTable(score, state.table.rules, header),
+    ...notes.map((note) => el("p", { class: "hint" }, note)));
   if ($("capture-dialog").open) $("capture-dialog").close();
   if ($("pile-dialog").open) $("pile-dialog").close();
   if (!dialog.open) dialog.showModal();
