@@ -21,7 +21,7 @@ def move_value(table: CaptureTable, floor: int, move: int, last_play: bool = Fal
     if not captured:
         return -rules.points_of[card] - (card >> 2) / 100
     basra = table.is_basra(floor, card, captured) and (
-        rules.last_play_basra and rules.last_batch_basra or not last_play)
+        (rules.last_play_basra and rules.last_batch_basra) or not last_play)
     taken = captured | 1 << card
     return rules.card_points_of(taken) + basra * rules.basra_points + taken.bit_count() * 0.5
 
