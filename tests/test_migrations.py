@@ -38,6 +38,9 @@ from basra.store import Store
 from basra.store.db import database_url
 from basra.store.schema import metadata
 
+HEAD = "0004"
+"""The newest revision."""
+
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
 
@@ -127,7 +130,7 @@ def test_a_database_of_the_first_schema_upgrades_in_place(empty_url: str) -> Non
             assert again is not None and again.moves == [5, 17, 40, (1 << 58) - 1]
             async with store.engine.connect() as conn:
                 version = await conn.execute(text("SELECT version_num FROM alembic_version"))
-                assert version.scalar_one() == "0003"
+                assert version.scalar_one() == HEAD
                 column = await conn.run_sync(lambda sync: next(
                     c for c in inspect(sync).get_columns("basra_moves") if c["name"] == "move"))
                 if store.sqlite:
@@ -215,7 +218,7 @@ def test_a_database_of_revision_0002_upgrades_and_keeps_its_records(empty_url: s
         try:
             async with store.engine.connect() as conn:
                 version = await conn.execute(text("SELECT version_num FROM alembic_version"))
-                assert version.scalar_one() == "0003"
+                assert version.scalar_one() == HEAD
             [old] = await store.list_records(code="old2")
             assert old.players == ["Amira", "Layla (expert)"] and old.totals == [101, 62]
             assert old.computer_seats == [] and old.summary()["computer_seats"] == []
@@ -224,6 +227,86 @@ def test_a_database_of_revision_0002_upgrades_and_keeps_its_records(empty_url: s
             assert found is not None and found.summary()["computer_seats"] == [0]
             async with store.engine.begin() as conn:
                 await conn.run_sync(migrate)  # already at the head: nothing changes
+        finally:
+            await store.close()
+
+    run(upgrade_and_use)
+
+
+def migrate_to(url: str, revision: str) -> Any:
+    """Bring an empty database to ``revision`` (not further)."""
+    from alembic import command
+    from alembic.config import Config
+
+    def upgrade(sync: Any) -> None:
+        config = Config()
+        config.set_main_option("script_location", str(
+            resources.files("basra.store") / "migrations"))
+        config.attributes["connection"] = sync
+        command.upgrade(config, revision)
+
+    async def make() -> None:
+        engine = create_async_engine(url)
+        async with engine.begin() as conn:
+            await conn.run_sync(upgrade)
+        await engine.dispose()
+
+    return make
+
+
+def test_a_database_of_revision_0003_upgrades_to_accounts_in_place(empty_url: str) -> None:
+    """Today's tables, seats, moves and records stay as they were; the accounts' tables
+    come, empty, and work, the unique name key included."""
+    from basra.accounts import name_key, token_hash
+
+    run(migrate_to(empty_url, "0003"))
+
+    async def fill_0003() -> None:
+        engine = create_async_engine(empty_url)
+        async with engine.begin() as conn:
+            names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+            assert "basra_users" not in names and "basra_sessions" not in names
+            await conn.execute(text(
+                "INSERT INTO basra_tables (code, config, seed, match_number, created_at, "
+                "updated_at, status) VALUES ('old3', :config, 77, 1, 1, 2, 'playing')"),
+                {"config": json.dumps(CONFIG)})
+            await conn.execute(text("INSERT INTO basra_seats (code, seat, name, token_hash) "
+                                    "VALUES ('old3', 0, 'Amira', :hash)"), {"hash": "a" * 64})
+            await conn.execute(text("INSERT INTO basra_moves (code, match_number, idx, move) "
+                                    "VALUES ('old3', 1, 0, 5)"))
+            await conn.execute(text(
+                "INSERT INTO basra_records (code, match_number, variant, players, totals, "
+                "winner, finished_at, record, computer_seats) VALUES ('old3', 0, 'egyptian', "
+                "'[\"Amira\", \"Layla (expert)\"]', '[101, 62]', 0, 5, '{}', '[1]')"))
+        await engine.dispose()
+
+    run(fill_0003)
+
+    async def upgrade_and_use() -> None:
+        store = Store(empty_url)
+        await store.open()
+        try:
+            async with store.engine.connect() as conn:
+                version = await conn.execute(text("SELECT version_num FROM alembic_version"))
+                assert version.scalar_one() == HEAD
+                indexes = await conn.run_sync(lambda sync: {
+                    index["name"]: index["unique"]
+                    for index in inspect(sync).get_indexes("basra_users")})
+                assert indexes["ux_basra_users_name_key"]
+            table = await store.load_table("old3")
+            assert table is not None and table.moves == [5]
+            assert table.seats == {0: ("Amira", "a" * 64)}
+            [old] = await store.list_records(code="old3")
+            assert old.computer_seats == [1] and old.totals == [101, 62]
+            assert await store.find_user(name_key("Amira")) is None
+            user = await store.create_user("Amira", name_key("Amira"), "$argon2id$x",
+                                           session_hash=token_hash("t"), expires_at=10**13,
+                                           now=1)
+            assert user is not None
+            assert await store.session_user(token_hash("t"), 2) == user
+            assert await store.create_user("AMIRA", name_key("AMIRA"), "$argon2id$y",
+                                           session_hash=token_hash("u"), expires_at=10**13,
+                                           now=1) is None
         finally:
             await store.close()
 

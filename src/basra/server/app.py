@@ -20,6 +20,7 @@ from basra.record import RecordError, loads
 from basra.rules import OPTION_RANGES, option_names, option_specs
 from basra.store import StorageError, Store
 
+from .accounts_api import AccountSettings, accounts_router
 from .hub import (
     Connection,
     ExpiredTableError,
@@ -75,12 +76,14 @@ async def _json_body(request: Request) -> dict[str, Any]:
 def create_app(database: str | None = None, *, store: Store | None = None,
                allow_origins: Sequence[str] = (),
                rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
-               rate_limit_storage: str = "memory://", **settings: Any) -> FastAPI:
+               rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
+               **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
     :mod:`basra.server.ratelimit`); ``settings`` are :class:`HubSettings` fields
-    (``bot_delay``, ``away_after``, ``master_ms``, ...)."""
+    (``bot_delay``, ``away_after``, ``master_ms``, ...); ``accounts`` how accounts
+    work (:class:`basra.server.accounts_api.AccountSettings`)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings))
     limiter = RateLimits(rate_limits, rate_limit_storage)
@@ -102,6 +105,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     root = web_root()
     app.mount("/static", StaticFiles(directory=root), name="static")
+    app.include_router(accounts_router(store, accounts, allow_origins=allow_origins,
+                                       rate_limits=rate_limits,
+                                       rate_limit_storage=rate_limit_storage))
 
     # -- pages -------------------------------------------------------------------------
 

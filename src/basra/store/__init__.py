@@ -1,10 +1,11 @@
-"""Persistence of tables and finished matches (SQLite by default, PostgreSQL by URL)."""
+"""Persistence of tables, finished matches and accounts (SQLite by default, PostgreSQL by URL)."""
 
 from .db import (
     SavedTable,
     StorageError,
     Store,
     StoredRecord,
+    StoredUser,
     StoreHealth,
     database_url,
     default_database_url,
@@ -17,6 +18,7 @@ __all__ = [
     "Store",
     "StoreHealth",
     "StoredRecord",
+    "StoredUser",
     "database_url",
     "default_database_url",
     "shown_url",

@@ -11,6 +11,9 @@ basra_seats    one per taken human seat: display name, SHA-256 of its token
 basra_moves    one per confirmed play of a table's current match
 basra_records  one per finished match: its ``basra-record/1`` document
 basra_meta     small key/value facts of the store itself (the write probe)
+basra_users    one per account: its name, the name's unique key, a password hash
+basra_sessions one per log-in: SHA-256 of its cookie's token, account, expiry
+basra_login_failures  one per name with recent wrong passwords: count, lock
 =============  ================================================================
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    ForeignKey,
     Index,
     Integer,
     MetaData,
@@ -29,12 +33,15 @@ from sqlalchemy import (
 
 __all__ = [
     "TABLE_STATUSES",
+    "login_failures_table",
     "meta_table",
     "metadata",
     "moves_table",
     "records_table",
     "seats_table",
+    "sessions_table",
     "tables_table",
+    "users_table",
 ]
 
 metadata = MetaData()
@@ -97,3 +104,37 @@ meta_table = Table(
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+users_table = Table(
+    "basra_users", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(128), nullable=False),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ux_basra_users_name_key", "name_key", unique=True),
+)
+"""An account. ``name`` as its player wrote it; ``name_key`` what makes two names the
+same (``basra.accounts.name_key``: case folded, look-alike letters as one), unique."""
+
+sessions_table = Table(
+    "basra_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("basra_users.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Index("ix_basra_sessions_user", "user_id"),
+    Index("ix_basra_sessions_expires", "expires_at"),
+)
+"""A log-in: the SHA-256 (hex) of the token in its cookie, never the token itself."""
+
+login_failures_table = Table(
+    "basra_login_failures", metadata,
+    Column("name_key", String(128), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_failed_at", BigInteger, nullable=False),
+    Column("locked_until", BigInteger, nullable=False),
+)
+"""Wrong passwords in a row for a name key (whether or not an account has it), and until
+when its log-ins are locked (Unix milliseconds)."""
