@@ -109,7 +109,7 @@ _UNTRANSLATED = r"""([language, allowed]) => {
     (typeof node.className === "string" && node.className
       ? "." + node.className.split(" ")[0] : "");
   const wrong = (text) => {
-    if (language !== "ar") {
+    if (language === "en") {
       const rest = allowed.reduce((left, word) => left.split(word).join(" "), text);
       return arabic.test(rest) ? rest.match(arabic)[0] : null;
     }
@@ -148,10 +148,10 @@ def untranslated(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     document's title. An element marked with another ``lang`` (the language switch) is
     left out, and so are card faces drawn as text.
 
-    On an Arabic page a text fails with a word in Latin letters, unless it is a card
-    (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES`` or one of ``allowed`` (what
-    the test typed: player names, table codes). On an English page a text fails with
-    Arabic letters outside the words of ``allowed``.
+    On an Arabic or Persian page a text fails with a word in Latin letters, unless it is a
+    card (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES`` or one of ``allowed``
+    (what the test typed: player names, table codes). On an English page a text fails
+    with Arabic-script letters (Arabic or Persian) outside the words of ``allowed``.
     """
     language = page.locator("html").get_attribute("lang") or "en"
     found: list[str] = page.evaluate(_UNTRANSLATED, [language, [*KEY_NAMES, *allowed]])

@@ -62,7 +62,20 @@ TEXT = {
         "no_table": "لا توجد طاولة nosuchtable.", "back": "العودة إلى الصالة",
         "continue": "متابعة", "replay": "إعادة العرض", "next": "التالية", "lobby": "الصالة",
     },
+    "fa": {
+        "name": "نام شما", "target": "امتیاز برد", "create": "ساختن میز",
+        "hand_size": "کارت هر پخش", "err_range": "عددی از 1 تا 10000 وارد کنید.",
+        "err_unknown": "قانونی به نام «foo» وجود ندارد.",
+        "err_hand_size": "پخش به این اندازه کارت\u200cهای مانده را درست بخش نمی\u200cکند: "
+                         "عدد دیگری را امتحان کنید.",
+        "finished_for": "(رایانه تمامش کرد)", "layla": "لیلا (خبره)",
+        "egyptian": "مصری", "join": "پیوستن", "changed": "1 تغییر",
+        "no_table": "میز nosuchtable وجود ندارد.", "back": "بازگشت به سالن",
+        "continue": "ادامه", "replay": "بازپخش", "next": "بعدی", "lobby": "سالن",
+    },
 }
+PLAYER_NAMES = {"en": "Amira", "ar": "أميرة", "fa": "امیرا"}
+"""The name a player types, in the script of the page's language."""
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 MAX_TURNS = 60
 """More of a player's own turns than a match to a target of 1 takes."""
@@ -82,7 +95,7 @@ class View:
 
     @property
     def rtl(self) -> bool:
-        return self.language == "ar"
+        return self.language in ("ar", "fa")
 
     @property
     def text(self) -> dict[str, str]:
@@ -541,17 +554,19 @@ def test_the_lobby_columns_use_the_width_and_stack_on_a_phone(
     shot(page, "lobby", full_page=True)
 
 
-TRANSLATION_VIEWS = [VIEWS[1], VIEWS[3], VIEWS[0]]
+TRANSLATION_VIEWS = [VIEWS[1], VIEWS[3], VIEWS[0], View("desktop-fa", VIEWPORT, "fa"),
+                     View("phone-fa", PHONE, "fa")]
 
 
 @pytest.mark.parametrize("view", TRANSLATION_VIEWS, ids=[v.name for v in TRANSLATION_VIEWS],
                          indirect=True)
 def test_every_page_speaks_one_language_from_the_lobby_to_the_replay(
         visit: Visit, view: View, lists: Lists, shot: Callable[..., None]) -> None:
-    """In Arabic no text is left in Latin letters (but cards, keys, table codes and the
-    names people typed); in English none is in Arabic letters (but the language switch)."""
-    name = "أميرة" if view.rtl else "Amira"
-    allowed = ("Zaid", "Huda", "Rania", "Omar", "Amira", "أميرة")
+    """In Arabic and Persian no text is left in Latin letters (but cards, keys, table codes
+    and the names people typed); in English none is in Arabic script (but the language
+    switch)."""
+    name = PLAYER_NAMES[view.language]
+    allowed = ("Zaid", "Huda", "Rania", "Omar", *PLAYER_NAMES.values())
     page = visit()
     page.goto("/")
     open_house_rules(page)
@@ -582,3 +597,36 @@ def test_every_page_speaks_one_language_from_the_lobby_to_the_replay(
     expect(mine).to_be_visible()
     expect(mine.locator("bdi").first).to_have_text(name)
     expect_translated(page, allowed)
+
+
+LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی"}
+WORDS = {"en": "Quick game", "ar": "لعبة سريعة", "fa": "بازی سریع"}
+
+
+@pytest.mark.parametrize("view", [VIEWS[0], VIEWS[3]], ids=[VIEWS[0].name, VIEWS[3].name],
+                         indirect=True)
+def test_the_language_switch_offers_each_other_language_in_itself(
+        visit: Visit, view: View, shot: Callable[..., None]) -> None:
+    """English, Arabic and Persian: every page offers the two it is not in, each button
+    named in its own language; the choice is kept, and Persian reads right to left."""
+    page = visit()
+    page.goto("/")
+    html = page.locator("html")
+    order = ["en", "ar", "fa"] if view.language == "en" else ["ar", "en", "fa"]
+    for current, chosen in zip(order, order[1:] + order[:1], strict=True):
+        expect(html).to_have_attribute("lang", current)
+        expect(html).to_have_attribute("dir", "ltr" if current == "en" else "rtl")
+        expect(page.get_by_role("button", name=WORDS[current])).to_be_visible()
+        offered = page.locator(".lang-toggle:visible")
+        expect(offered).to_have_text([LANGUAGE_NAMES[code] for code in
+                                      {"en": ["ar", "fa"], "ar": ["en", "fa"],
+                                       "fa": ["en", "ar"]}[current]])
+        for button in offered.all():
+            assert button.get_attribute("lang") in LANGUAGE_NAMES
+        if current == "fa":  # the names of the matches listed are as people typed them
+            expect_translated(page, ("Zaid", "Huda", "Rania", "Omar", *PLAYER_NAMES.values()))
+            shot(page, "lobby-fa")
+        page.get_by_role("button", name=LANGUAGE_NAMES[chosen]).click()
+        assert page.evaluate("localStorage.getItem('basra.lang')") == chosen
+    page.reload()
+    expect(html).to_have_attribute("lang", order[0])

@@ -2,7 +2,7 @@
 made from the lobby is played to its result saying "sur" and showing the clubs prize, the
 states only Pasur's house rules make (a sur, a seat that sits out a deciding deal, surs
 that cancel, a leftover shared out when nobody captured) are shown, and a Pasur record
-replays; in English and Arabic, at a desk's size and a phone's.
+replays; in English, Arabic and Persian, at a desk's size and a phone's.
 
 Screenshots go to ``$BASRA_SCREENSHOTS``, or to the test's temporary folder (its path is
 printed).
@@ -79,6 +79,29 @@ TEXT = {
                  "٧ سباتي إلى نادية.",
         "sat_out": "خارج هذه التوزيعة: أميرة.", "next": "التالية", "last": "الأخيرة",
     },
+    "fa": {  # \u200c: the zero-width non-joiner of Persian words (کارت\u200cها)
+        "name": "امیرا", "target": "امتیاز برد", "create": "ساختن میز",
+        "description": "بازی ایرانی: هر کارت کارت\u200cهایی را برمی\u200cدارد که با آن 11 "
+                       "شوند، سورها همدیگر را خنثی می\u200cکنند، 7 امتیاز برای بیشترین "
+                       "گشنیز، تا 62.",
+        "points_per_sur": "امتیاز هر سور", "points_per_basra": "امتیاز هر باصره",
+        "family": "بازی", "hand_size": "کارت هر پخش",
+        "tie_deal": "دست تعیین\u200cکننده پس از تساوی", "tied": "فقط بازیکنان مساوی",
+        "err_tie_deal": "با این پخش، کارت\u200cهای مانده فقط میان بازیکنان مساوی بخش "
+                        "نمی\u200cشود: کارت هر پخش را عوض کنید یا بگذارید همه دست "
+                        "تعیین\u200cکننده را بازی کنند.",
+        "err_family": "seven_diamonds: پاسور این قانون را فقط یک جور بازی می\u200cکند: "
+                      "برای عوض کردنش بازی باصره را انتخاب کنید.",
+        "title": "پاسور · دو نفر", "title_3": "پاسور · 3 نفر",
+        "surs": "سورها", "sur_points": "امتیاز سور", "clubs": "گشنیز",
+        "cancelled": "خنثی\u200cشده", "sur": "سور!", "sur_by": "سور! {name}",
+        "layla": "لیلا", "sits_out": "بیرون از دست", "your_turn": "نوبت شماست",
+        "you_sit_out": "شما در این دست بازی نمی\u200cکنید: فقط بازیکنان مساوی بازی "
+                       "می\u200cکنند.",
+        "split": "مانده\u200cی زمین در پایان، یکی\u200cیکی بخش شد: ۵ خشت، ۳ دل به لیلا؛ "
+                 "۷ گشنیز به نادیا.",
+        "sat_out": "بیرون از این دست: امیرا.", "next": "بعدی", "last": "آخر",
+    },
 }
 MAX_TURNS = 60
 """More of a player's own turns than a Pasur match to a target of 1 takes."""
@@ -107,7 +130,9 @@ DESKTOP_EN = View("desktop-en", VIEWPORT, "en")
 DESKTOP_AR = View("desktop-ar", VIEWPORT, "ar")
 PHONE_EN = View("phone-en", PHONE, "en")
 PHONE_AR = View("phone-ar", PHONE, "ar")
-VIEWS = [DESKTOP_EN, DESKTOP_AR, PHONE_EN, PHONE_AR]
+DESKTOP_FA = View("desktop-fa", VIEWPORT, "fa")
+PHONE_FA = View("phone-fa", PHONE, "fa")
+VIEWS = [DESKTOP_EN, DESKTOP_AR, PHONE_EN, PHONE_AR, DESKTOP_FA, PHONE_FA]
 
 
 def views(*chosen: View) -> pytest.MarkDecorator:
@@ -258,7 +283,7 @@ def test_pasur_chosen_as_a_house_rule_plays_the_7_of_diamonds_plain(visit: Visit
 # A table from the lobby to the result.
 
 
-@views(DESKTOP_EN, PHONE_AR, DESKTOP_AR, PHONE_EN)
+@views(DESKTOP_EN, PHONE_AR, DESKTOP_AR, PHONE_EN, PHONE_FA)
 def test_a_pasur_table_from_the_lobby_to_its_result(
         visit: Visit, view: View, shot: Callable[..., None]) -> None:
     page = visit(view)
@@ -453,7 +478,7 @@ def pasur_record() -> tuple[str, int, int]:
     raise AssertionError("no seed below 200 gives a sur and a deciding deal")
 
 
-@views(DESKTOP_AR, PHONE_EN)
+@views(DESKTOP_AR, PHONE_EN, DESKTOP_FA)
 def test_a_pasur_record_replays_with_its_surs_and_clubs(
         visit: Visit, view: View, shot: Callable[..., None]) -> None:
     text, sur, deciding = pasur_record()
