@@ -278,6 +278,8 @@ def test_pasur_chosen_as_a_house_rule_plays_the_7_of_diamonds_plain(visit: Visit
     assert sent.value.post_data_json["rules"] == {"family": "pasur",
                                                   "seven_diamonds": "plain"}
     page.wait_for_url(TABLE_URL)
+    expect(page.locator("#table-title")).to_have_text("Egyptian · 2 players · Pasur")
+    expect(page.locator("#score-sides .stat-label").nth(1)).to_have_text("Surs")
 
 
 # A table from the lobby to the result.

@@ -139,7 +139,9 @@ function tableTitle(table) {
   const key = `variant_${table.variant}`;
   const variant = hasKey(key) ? t(key) : table.variant;
   const players = table.players === 2 ? t("players_2") : t("players_n", { n: table.players });
-  const title = t("table_title", { variant, players });
+  let title = t("table_title", { variant, players });
+  // Pasur chosen as a house rule under another variant's name.
+  if (table.family === "pasur" && table.variant !== "pasur") title += ` · ${t("rule_family_pasur")}`;
   return table.partnership ? `${title} · ${t("with_partners")}` : title;
 }
 
