@@ -64,10 +64,11 @@ def floor_of(page: Page) -> set[str]:
 def seen_cards(page: Page) -> tuple[set[str], str]:
     """The card codes (``data-card``, ``data-code``) and the accessible labels anywhere in
     the page but its last-play line (which may show the previous deal's last play, whose
-    cards a new deal can deal again)."""
+    cards a new deal can deal again) and the cards buried this deal (every seat saw them
+    face up on the first floor before they went back into the stock, to be dealt again)."""
     seen: dict[str, Any] = page.evaluate("""() => {
       const nodes = [...document.querySelectorAll("[data-card], [data-code], [aria-label]")]
-        .filter(n => !n.closest("[data-testid=last-play]"));
+        .filter(n => !n.closest("[data-testid=last-play], [data-testid=buried]"));
       return {
         codes: nodes.flatMap(n => [n.dataset.card, n.dataset.code]).filter(Boolean),
         labels: nodes.map(n => n.getAttribute("aria-label") || "").join("\\n"),

@@ -25,7 +25,8 @@ State = dict[str, Any]
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
               "carry", "deal_scores", "result", "deadline", "paused"}
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
-             "pile_counts", "basras", "last_capturer", "pile", "last_captures"}
+             "pile_counts", "basras", "last_capturer", "pile", "last_captures", "seats",
+             "buried"}
 SEAT_KEYS = {"seat", "side", "kind", "name", "level", "taken", "connected", "away"}
 
 
@@ -139,6 +140,8 @@ def test_a_seat_is_sent_its_own_view_on_connecting(web: Any) -> None:
     assert table["seats"][0]["connected"] is True and table["seats"][0]["name"] == "Amira"
     deal = state["deal"]
     assert deal["number"] == 1
+    assert sorted(deal["seats"]) == [0, 1]  # both play (a deciding deal may leave one out)
+    assert set(deal["buried"]) <= {"JS", "JH", "JD", "JC", "7D"}  # egyptian buries J, 7D
     assert len(deal["hand"]) == deal["hand_counts"][0] == 4
     assert not set(deal["floor"]) & set(deal["hand"])
     assert deal["stock_count"] == 52 - 4 - 8
