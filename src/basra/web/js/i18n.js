@@ -854,7 +854,7 @@ const DICT = {
     table_title: "{variant} · {players}",
     code_n: "کد {code}",
     sound: "صدا",
-    cards_n: "کارت {n}",
+    cards_n: "{n} کارت",
     pile_mine: "برداشته‌های شما",
     pile_team: "برداشته‌های تیم شما",
     pile_of: "برداشته‌های {name}",
