@@ -218,8 +218,8 @@ class Rules:
     basra_points: int = 10
     """Points per basra (a sur in Pasur), 0 to 1000."""
     basra_cancel: bool = False
-    """Basras of different sides cancel one for one (Pasur's surs): a side scores only for
-    the basras it made beyond the most made by any other side."""
+    """Basras of different sides cancel one for one (Pasur's surs): each side scores only
+    for the basras it made beyond the fewest made by any side in the deal."""
     last_play_basra: bool = True
     """Whether the last play of a deal can score a basra."""
     last_batch_basra: bool = True
