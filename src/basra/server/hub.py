@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from basra.observe import observe
+from basra.ratings import computer_key, new_rating, ranks_from_totals
 from basra.record import dumps
-from basra.store import StorageError, Store, StoreHealth
+from basra.store import RatedMatch, StorageError, Store, StoreHealth, user_key
 
 from .computer import ComputerPlayers
 from .messages import Intent, parse_intent
@@ -38,6 +39,7 @@ from .table import IntentError, Table, TableConfig, new_code, new_seed
 from .views import shared_parts, state_message
 
 __all__ = [
+    "Account",
     "Connection",
     "ExpiredTableError",
     "Hub",
@@ -53,6 +55,10 @@ log = logging.getLogger("basra.server")
 
 OUTBOX_LIMIT = 256
 """A connection this far behind is closed (it reconnects and gets the current state)."""
+
+
+Account = tuple[int, str]
+"""A logged-in player's account: (id, name)."""
 
 
 class UnknownTableError(KeyError):
@@ -233,7 +239,7 @@ class Hub:
             table = Table(saved.code, TableConfig.from_dict(saved.config), saved.seed,
                           saved.match_number)
             for seat, (name, hashed) in saved.seats.items():
-                table.take_seat(seat, name, hashed)
+                table.take_seat(seat, name, hashed, saved.accounts.get(seat))
             table.restore(saved.moves)
         except Exception as error:
             reason = f"{type(error).__name__}: {error}"
@@ -246,6 +252,11 @@ class Hub:
         table.record_ids = sorted(r.id for r in records)
         finished = [r.id for r in records if r.match_number == table.match_number]
         table.last_record_id = finished[0] if finished else None
+        await self._load_ratings(table)
+        if table.config.rated and table.last_record_id is not None:
+            changes = await self.store.rating_changes(table.last_record_id)
+            if changes or await self.store.is_rated(table.last_record_id):
+                table.rating_changes = [change.to_dict() for change in changes]
         self._add(table)
         if table.status == "finished" and table.last_record_id is None:
             # Stopped between the last play and its record: write the record now.
@@ -286,9 +297,33 @@ class Hub:
                 "the server cannot save anything right now (its storage is failing): "
                 "try again in a moment")
 
-    async def create_table(self, config: TableConfig, name: object = None
+    async def _load_ratings(self, table: Table) -> None:
+        """Read the ratings of the table's accounts in its pool."""
+        ids = [account[0] for account in table.accounts if account is not None]
+        if not ids:
+            return
+        stored = await self.store.ratings(ids, table.config.pool)
+        for seat, account in enumerate(table.accounts):
+            if account is not None:
+                rating = stored.get((account[0], table.config.pool)) or new_rating()
+                table.ratings[seat] = rating.display
+
+    async def create_table(self, config: TableConfig, name: object = None,
+                           account: Account | None = None
                            ) -> tuple[Table, int | None, str | None]:
-        """A new table, stored; the caller takes its first human seat, if it has one."""
+        """A new table, stored; the caller takes its first human seat, if it has one
+        (for its ``account`` when logged in)."""
+        table, seated = await self.seat_players(config, [(name, account)], first_free=True)
+        seat, token = seated[0] if seated else (None, None)
+        return table, seat, token
+
+    async def seat_players(self, config: TableConfig,
+                           players: list[tuple[object, Account | None] | None],
+                           first_free: bool = False) -> tuple[Table, list[tuple[int, str]]]:
+        """A new table, stored, whose human seats are taken by ``players`` at once,
+        one per seat in order ((name, account), None for a seat left free); with
+        ``first_free`` the players take the first free seats instead. Returns the table
+        and each seated player's (seat, token)."""
         self._require_storage()
         if len(self.tables) >= self.settings.max_tables:
             raise ServerBusyError(f"the server has {len(self.tables)} tables open, its "
@@ -297,39 +332,51 @@ class Hub:
         while code in self.tables:
             code = new_code()
         table = Table(code, config, new_seed())
-        seat: int | None = None
-        token: str | None = None
-        if table.free_seats():
-            seat, token = table.join(name)
+        seated: list[tuple[int, str]] = []
+        for index, player in enumerate(players):
+            if player is None or not table.free_seats():
+                continue
+            name, account = player
+            seated.append(table.join(name, None if first_free else index, account))
         if table.ready():
             table.start()
+        await self._load_ratings(table)
         try:
             await self.store.create_table(
                 code, config.to_dict(), table.seed,
                 [(s, table.names[s] or "", hashed) for s, hashed in table.token_hashes.items()],
-                status=table.status)
+                status=table.status,
+                accounts={s: a[0] for s, a in enumerate(table.accounts) if a is not None})
         except StorageError as error:
             raise ServerBusyError(f"the table could not be saved: {error}") from None
         self._add(table)
         self._changed(table)
-        return table, seat, token
+        return table, seated
 
-    async def join(self, code: str, name: object, seat: object = None) -> tuple[int, str]:
-        """Take a human seat at a table, stored: (seat, token)."""
+    async def join(self, code: str, name: object, seat: object = None,
+                   account: Account | None = None) -> tuple[int, str]:
+        """Take a human seat at a table, stored: (seat, token); a logged-in player's
+        ``account`` holds it (one seat per account at a table)."""
         table = await self.table(code)
         self._require_storage()
         async with self._locks[code]:
-            taken, token = table.join(name, seat)
+            if account is not None and any(a is not None and a[0] == account[0]
+                                           for a in table.accounts):
+                account = None  # a second seat of the same account plays as a guest
+            taken, token = table.join(name, seat, account)
             starts = table.ready()
             try:
                 await self.store.save_seat(code, taken, table.names[taken] or "",
                                            table.token_hashes[taken],
-                                           status="playing" if starts else None)
+                                           status="playing" if starts else None,
+                                           user_id=None if account is None else account[0])
             except StorageError as error:
                 table.leave_seat(taken)
                 raise ServerBusyError(f"the seat could not be saved: {error}") from None
             if starts:
                 table.start()
+        if account is not None:
+            await self._load_ratings(table)
         self._changed(table)
         return taken, token
 
@@ -481,19 +528,53 @@ class Hub:
         number = table.match_number
         record = table.record()
         finished_for = sorted(seat for seat in table.away if seat != mover)
+        rated = self._rated_match(table)
         try:
             record_id = await self.store.save_record(table.code, number, record,
-                                                     dumps(record), finished_for)
+                                                     dumps(record), finished_for, rated)
         except StorageError:
             log.exception("the record of table %s, match %d, could not be stored; it "
                           "is written when the table is loaded again", table.code, number)
             return
+        changes = None
+        if rated is not None:
+            try:
+                changes = await self.store.rating_changes(record_id)
+            except Exception:
+                log.exception("the rating changes of record %d could not be read", record_id)
         if record_id not in table.record_ids:
             table.record_ids.append(record_id)
         if table.match_number == number:
             table.last_record_id = record_id
+            if changes is not None:
+                table.rating_changes = [change.to_dict() for change in changes]
+                for change in changes:
+                    table.ratings[change.seat] = change.after
             if announce:
                 self._changed(table)
+
+    @staticmethod
+    def _rated_match(table: Table) -> RatedMatch | None:
+        """What rates a rated table's finished match: every human seat counts for its
+        account (also when the computer finished the match for it), every computer seat
+        plays at its level's fixed rating. None at a casual table, or when a human seat
+        has no account (nothing is rated then)."""
+        match = table.match
+        if not table.config.rated or match is None or match.winner is None:
+            return None
+        players: list[str] = []
+        for seat in range(table.rules.players):
+            account = table.accounts[seat]
+            if table.is_human(seat):
+                if account is None:
+                    log.warning("rated table %s has no account at seat %d: not rated",
+                                table.code, seat)
+                    return None
+                players.append(user_key(account[0]))
+            else:
+                players.append(computer_key(table.level_for(seat)))
+        return RatedMatch(table.config.pool, tuple(players), tuple(table.rules.side_of),
+                          tuple(ranks_from_totals(list(match.totals), match.winner)))
 
     async def _rematch(self, table: Table) -> None:
         if table.match is None or not table.match.is_over:

@@ -946,16 +946,20 @@ def _rate(conn: Connection, record_id: int, rated: RatedMatch) -> None:
     if done is not None:
         return
     now = _now_ms()
-    conn.execute(insert(rated_results_table).values(record_id=record_id, pool=rated.pool,
-                                                    rated_at=now))
     ids = [int(p.split(":", 1)[1]) for p in rated.players if p.startswith("user:")]
     stored: dict[str, Rating] = {}
     if ids:
         for row in conn.execute(select(ratings_table).where(
                 ratings_table.c.user_id.in_(ids), ratings_table.c.pool == rated.pool)):
             stored[user_key(row.user_id)] = Rating(row.mu, row.sigma, row.games)
-    updates: list[RatingUpdate] = rate_match(str(record_id), rated.pool, rated.sides(),
-                                             list(rated.ranks), stored)
+    try:
+        updates: list[RatingUpdate] = rate_match(str(record_id), rated.pool, rated.sides(),
+                                                 list(rated.ranks), stored)
+    except ValueError as error:  # a bug: the record is kept, the result is not rated
+        log.error("record %d could not be rated: %s", record_id, error)
+        return
+    conn.execute(insert(rated_results_table).values(record_id=record_id, pool=rated.pool,
+                                                    rated_at=now))
     for update_row in updates:
         user_id = int(update_row.player.split(":", 1)[1])
         after = update_row.after
