@@ -53,6 +53,8 @@ __all__ = [
 
 log = logging.getLogger("basra.server")
 
+CHAT_LIMIT = (5, 10.0)
+"""Chat messages a connection may send, per so many seconds."""
 OUTBOX_LIMIT = 256
 """A connection this far behind is closed (it reconnects and gets the current state)."""
 
@@ -122,6 +124,10 @@ class Connection:
     outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     """Messages to send: dicts, or text already encoded (a state shared by a seat's sockets)."""
     opened: float = field(default_factory=time.monotonic)
+    watcher_name: str = ""
+    """What a watcher is called in the chat (\"Watcher 2\")."""
+    chatted: list[float] = field(default_factory=list)
+    """When this connection's latest chat messages were sent (monotonic seconds)."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.outbox.qsize() >= OUTBOX_LIMIT:
@@ -154,6 +160,8 @@ class Hub:
         self._planned: dict[str, tuple[int, int, bool]] = {}
         """The turn (seq, seat, computer or not) each table's next event is for."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._watchers_seen: dict[str, int] = {}
+        """Watchers who have connected to each table (their chat names count up)."""
         self._sweeper: asyncio.Task[None] | None = None
         store.on_health(self._storage_changed)
 
@@ -288,6 +296,7 @@ class Hub:
             if timer is not None:
                 timer.cancel()
         self.computer.forget(code)
+        self._watchers_seen.pop(code, None)
 
     # -- tables and seats ----------------------------------------------------------------
 
@@ -393,6 +402,10 @@ class Hub:
                 f"{address} has {self.settings.address_connections} sockets open, the most "
                 "allowed: close some")
         connection = Connection(table, seat, address)
+        if seat is None:
+            number = self._watchers_seen.get(table.code, 0) + 1
+            self._watchers_seen[table.code] = number
+            connection.watcher_name = f"Watcher {number}"
         self._per_address[address] = self._per_address.get(address, 0) + 1
         self.connections[table.code].add(connection)
         self._idle_since.pop(table.code, None)
@@ -480,9 +493,21 @@ class Hub:
         if intent.kind == "ping":
             connection.send({"type": "pong"})
             return
+        if intent.kind == "chat":
+            self._chat(connection, intent)
+            return
         seat = connection.seat
         if seat is None:
             raise IntentError("not_seated", f"watchers cannot send {intent.kind!r}")
+        if intent.kind == "chat_consent":
+            if not table.is_human(seat):
+                raise IntentError("not_seated", "only a player's seat agrees to the chat")
+            if intent.allow:
+                table.chat_consent.add(seat)
+            else:
+                table.chat_consent.discard(seat)
+            self._changed(table)
+            return
         if intent.kind == "back":
             if seat in table.away:
                 table.away.discard(seat)
@@ -504,6 +529,36 @@ class Hub:
                 await self._commit(table, move, mover=seat)
                 table.away.discard(seat)  # playing is coming back
         self._changed(table)
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def _chat(self, connection: Connection, intent: Intent) -> None:
+        """Pass a chat message on: a player's to everyone at the table, a watcher's to
+        the watchers only. Nothing else is in it: the table's state does not change."""
+        table = connection.table
+        if intent.text is not None and not table.free_text:
+            raise IntentError("free_text_off", "free text is off at this table (every "
+                              "player must agree to it); send a phrase")
+        now = time.monotonic()
+        most, seconds = CHAT_LIMIT
+        connection.chatted = [at for at in connection.chatted if now - at < seconds]
+        if len(connection.chatted) >= most:
+            raise IntentError("chat_limit", f"at most {most} chat messages per "
+                              f"{seconds:g} seconds: wait a moment")
+        connection.chatted.append(now)
+        seat = connection.seat
+        sender: dict[str, Any] = (
+            {"watcher": True, "name": connection.watcher_name} if seat is None
+            else {"seat": seat, "name": table.names[seat]})
+        message: dict[str, Any] = {"type": "chat", "from": sender}
+        if intent.phrase is not None:
+            message["phrase"] = intent.phrase
+        else:
+            message["text"] = intent.text
+        text = encode(message)
+        for other in self.connections.get(table.code, ()):
+            if seat is not None or other.seat is None:
+                other.send(text)
 
     # -- play ----------------------------------------------------------------------------
 

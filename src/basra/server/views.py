@@ -33,11 +33,16 @@ def seat_list(table: Table) -> list[dict[str, Any]]:
             "taken": table.names[seat] is not None,
             "connected": config.kind == "bot" or table.connections[seat] > 0,
             "away": seat in table.away,
-            "account": None if table.accounts[seat] is None else table.accounts[seat][1],
+            "account": _account_name(table, seat),
             "rating": _seat_rating(table, seat),
         }
         for seat, config in enumerate(table.config.seats)
     ]
+
+
+def _account_name(table: Table, seat: int) -> str | None:
+    account = table.accounts[seat]
+    return None if account is None else account[1]
 
 
 def _seat_rating(table: Table, seat: int) -> int | None:

@@ -768,14 +768,15 @@ class Store:
             rows = (await conn.execute(query)).all()
         return {(row.user_id, row.pool): Rating(row.mu, row.sigma, row.games) for row in rows}
 
-    async def rating_history(self, user_id: int) -> list[tuple[str, int, int, int]]:
+    async def rating_history(self, user_id: int) -> list[tuple[str, int, int, int, int]]:
         """An account's rated matches, oldest first: (pool, record id, Unix
-        milliseconds, display rating after)."""
+        milliseconds, display rating before, after)."""
         history = rating_history_table
         async with self.engine.connect() as conn:
             rows = (await conn.execute(select(history).where(
                 history.c.user_id == user_id).order_by(history.c.id))).all()
-        return [(row.pool, row.record_id, row.created_at, row.after) for row in rows]
+        return [(row.pool, row.record_id, row.created_at, row.before, row.after)
+                for row in rows]
 
     async def user_matches(self, user_id: int, limit: int = 50
                            ) -> list[tuple[StoredRecord, int, dict[str, Any]]]:
