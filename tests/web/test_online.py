@@ -273,3 +273,37 @@ def test_a_seat_the_computer_took_over_still_counts(online: Callable[..., Any]) 
     for name in names:
         assert web.ok(web.http.get(f"/api/users/{name}"))["ratings"]["egyptian-2"][
             "games"] == 1
+
+
+def test_the_new_pages_are_served_when_the_front_end_has_them(web: Any) -> None:
+    from basra.server.app import web_root
+
+    for path, name in (("/u/Amira", "profile.html"), ("/leaderboard", "leaderboard.html"),
+                       ("/help", "help.html")):
+        response = web.http.get(path)
+        if (web_root() / name).is_file():
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/html")
+        else:
+            assert response.status_code == 404 and "error" in response.json()
+
+
+def test_an_unknown_pool_has_no_leaderboard(web: Any) -> None:
+    response = web.http.get("/api/leaderboard?pool=egyptian-9")
+    assert response.status_code == 400 and response.json()["code"] == "unknown_pool"
+    board = web.ok(web.http.get("/api/leaderboard"))
+    assert [row["name"] for row in board["pools"]["egyptian-2"]] == [
+        "Computer (master)", "Computer (expert)", "Computer (greedy)", "Computer (random)"]
+
+
+def test_a_logged_in_player_holds_a_seat_they_join_with_their_account(web: Any) -> None:
+    session = web.account("Yara_j")
+    created = web.new_table(seats=[{"kind": "human"}, {"kind": "human"}], name="Huda")
+    web.http.cookies.set("basra_session", session)
+    joined = web.join(created["code"])
+    web.http.cookies.clear()
+    seats = web.info(created["code"])["seats"]
+    assert seats[joined["seat"]]["account"] == "Yara_j"
+    assert seats[joined["seat"]]["name"] == "Yara_j"
+    assert seats[joined["seat"]]["rating"] == 1500
+    assert seats[0]["account"] is None
