@@ -38,7 +38,7 @@ from basra.store import Store
 from basra.store.db import database_url
 from basra.store.schema import metadata
 
-HEAD = "0004"
+HEAD = "0005"
 """The newest revision."""
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
@@ -307,6 +307,70 @@ def test_a_database_of_revision_0003_upgrades_to_accounts_in_place(empty_url: st
             assert await store.create_user("AMIRA", name_key("AMIRA"), "$argon2id$y",
                                            session_hash=token_hash("u"), expires_at=10**13,
                                            now=1) is None
+        finally:
+            await store.close()
+
+    run(upgrade_and_use)
+
+
+def test_a_database_of_revision_0004_upgrades_to_ratings_in_place(empty_url: str) -> None:
+    """Accounts, seats and records stay; seats gain an empty account, the ratings' tables
+    come empty and work: a rated result counts once."""
+    from basra.accounts import name_key, token_hash
+    from basra.record import dumps
+    from basra.store import RatedMatch
+
+    run(migrate_to(empty_url, "0004"))
+
+    async def fill_0004() -> None:
+        engine = create_async_engine(empty_url)
+        async with engine.begin() as conn:
+            names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+            assert "basra_ratings" not in names and "basra_rated_results" not in names
+            await conn.execute(text(
+                "INSERT INTO basra_tables (code, config, seed, match_number, created_at, "
+                "updated_at, status) VALUES ('old4', :config, 77, 1, 1, 2, 'playing')"),
+                {"config": json.dumps(CONFIG)})
+            await conn.execute(text("INSERT INTO basra_seats (code, seat, name, token_hash) "
+                                    "VALUES ('old4', 0, 'Amira', :hash)"), {"hash": "a" * 64})
+            await conn.execute(text(
+                "INSERT INTO basra_users (name, name_key, password_hash, created_at) "
+                "VALUES ('Amira', :key, '$argon2id$x', 1)"), {"key": name_key("Amira")})
+        await engine.dispose()
+
+    run(fill_0004)
+
+    record = {"variant": "egyptian", "players": [{"name": "Amira", "kind": "human"},
+                                                 {"name": "Bashir", "kind": "human"}],
+              "result": {"totals": [101, 62], "winner": 0}}
+
+    async def upgrade_and_use() -> None:
+        store = Store(empty_url)
+        await store.open()
+        try:
+            async with store.engine.connect() as conn:
+                version = await conn.execute(text("SELECT version_num FROM alembic_version"))
+                assert version.scalar_one() == HEAD
+            table = await store.load_table("old4")
+            assert table is not None and table.seats == {0: ("Amira", "a" * 64)}
+            assert table.accounts == {}
+            amira = await store.find_user(name_key("Amira"))
+            assert amira is not None
+            bashir = await store.create_user("Bashir", name_key("Bashir"), "$argon2id$y",
+                                             session_hash=token_hash("b"),
+                                             expires_at=10**13, now=1)
+            assert bashir is not None
+            rated = RatedMatch("egyptian-2", (f"user:{amira.id}", f"user:{bashir.id}"),
+                               (0, 1), (0, 1))
+            first = await store.save_record("new4", 1, record, dumps(record), rated=rated)
+            again = await store.save_record("new4", 1, record, dumps(record), rated=rated)
+            assert first == again
+            ratings = await store.ratings([amira.id, bashir.id], "egyptian-2")
+            assert ratings[amira.id, "egyptian-2"].games == 1
+            assert ratings[bashir.id, "egyptian-2"].games == 1
+            changes = await store.rating_changes(first)
+            assert [(c.seat, c.before, c.after) for c in changes] == [
+                (0, 1500, 1578), (1, 1500, 1422)]
         finally:
             await store.close()
 

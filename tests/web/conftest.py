@@ -206,6 +206,24 @@ class Web:
             client.next_state()
             yield client
 
+    def seek(self, query: str = "", session: str | None = None,
+             label: str = "seek") -> Client:
+        """A seek socket (``/ws/seek?query``, closed at the end of the test), logged in
+        with the session cookie's value ``session`` when given."""
+        headers = {} if session is None else {"cookie": f"basra_session={session}"}
+        socket = self.stack.enter_context(self.http.websocket_connect(
+            f"/ws/seek?{query}", headers=headers))
+        return Client(socket, label)
+
+    def account(self, name: str, password: str = "a good long password") -> str:
+        """A new account; the value of its session cookie (the test client keeps none)."""
+        self.http.cookies.clear()
+        response = self.http.post("/api/signup", json={"name": name, "password": password})
+        assert response.status_code == 201, response.text
+        token = str(response.cookies["basra_session"])
+        self.http.cookies.clear()
+        return token
+
     def fresh_state(self, code: str, token: str | None = None) -> State:
         """The state a new connection is sent now."""
         with self.connection(code, token) as client:
@@ -256,6 +274,17 @@ def app_for(database: str, tmp_path: Any, **options: Any) -> FastAPI:
 def running(app: FastAPI) -> Iterator[Web]:
     with TestClient(app) as client, contextlib.ExitStack() as stack:
         yield Web(client, stack)
+
+
+@pytest.fixture()
+def web_at() -> Callable[..., contextlib.AbstractContextManager[Web]]:
+    """Run an app on a given database URL, in a ``with`` block (restarts: one app after
+    another on the same database)."""
+
+    def start(url: str, **options: Any) -> contextlib.AbstractContextManager[Web]:
+        return running(create_app(url, **{"bot_delay": 0, "master_ms": 50, **options}))
+
+    return start
 
 
 @pytest.fixture()

@@ -23,7 +23,8 @@ from basra.server import create_app
 from basra.state import DealState
 
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
-              "carry", "deal_scores", "result", "deadline", "paused"}
+              "carry", "deal_scores", "result", "deadline", "paused", "rated", "chat"}
+"""Every state's keys (a finished match at a rated table adds ``rating_changes``)."""
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
              "pile_counts", "basras", "last_capturer", "pile", "last_captures", "seats",
              "buried"}
@@ -85,7 +86,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None,
         assert "seed" not in text and "token" not in text and "stock\"" not in text
         if message["type"] != "state" or message["deal"] is None:
             continue
-        assert set(message) == STATE_KEYS
+        assert set(message) - {"rating_changes"} == STATE_KEYS
         assert set(message["deal"]) == DEAL_KEYS
         number, state = states[message["seq"]]
         assert message["deal"]["number"] == number

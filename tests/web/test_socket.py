@@ -23,11 +23,12 @@ from basra.match import Match
 State = dict[str, Any]
 
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
-              "carry", "deal_scores", "result", "deadline", "paused"}
+              "carry", "deal_scores", "result", "deadline", "paused", "rated", "chat"}
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
              "pile_counts", "basras", "last_capturer", "pile", "last_captures", "seats",
              "buried"}
-SEAT_KEYS = {"seat", "side", "kind", "name", "level", "taken", "connected", "away"}
+SEAT_KEYS = {"seat", "side", "kind", "name", "level", "taken", "connected", "away",
+             "account", "rating"}
 
 
 def has_ambiguous_card(match: Match) -> bool:

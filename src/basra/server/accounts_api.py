@@ -5,7 +5,8 @@ out, who is logged in, and a player's public page.
     POST /api/login         {name, password} -> 200 {"name"}, and the session cookie
     POST /api/logout        -> 200 {"name": null}, the cookie cleared
     GET  /api/me            -> {"name": "Amira"} or {"name": null}
-    GET  /api/users/{name}  -> {"name", "ratings": {}, "matches": []}, 404 if unknown
+
+(A player's public page, ``GET /api/users/{name}``, is in :mod:`.players_api`.)
 
 The session is a random token in an HttpOnly, SameSite=Lax cookie (Secure when the
 request came over HTTPS, as uvicorn sees it: behind a proxy at 127.0.0.1 that sends
@@ -50,7 +51,8 @@ from basra.store import StorageError, Store, StoredUser
 from .ratelimit import RateLimited, RateLimits
 from .security import parse_origin
 
-__all__ = ["ACCOUNT_LIMITS", "SESSION_COOKIE", "AccountSettings", "accounts_router"]
+__all__ = ["ACCOUNT_LIMITS", "SESSION_COOKIE", "AccountSettings", "accounts_router",
+           "request_account"]
 
 SESSION_COOKIE = "basra_session"
 """The name of the cookie that holds a session's token."""
@@ -116,6 +118,15 @@ class _AccountRoute(APIRoute):
                 return refusal.response()
 
         return answer
+
+
+async def request_account(store: Store, request: Request,
+                          clock: Callable[[], float] = time.time) -> StoredUser | None:
+    """The account a request's session cookie is logged in as, or None."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 100:
+        return None
+    return await store.session_user(token_hash(token), int(clock() * 1000))
 
 
 def _address(request: Request) -> str:
@@ -302,15 +313,5 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
             return logged_out(request, {"name": None})  # a stale cookie: clear it
         return JSONResponse({"name": None if user is None else user.name},
                             headers={"Cache-Control": "no-store"})
-
-    @router.get("/api/users/{name}")
-    async def profile(name: str) -> JSONResponse:
-        """A player's public page: the name as they wrote it, their ratings and their
-        latest matches (both filled by a later version; the shape stays)."""
-        user = (await store.find_user(name_key(name))
-                if len(name) <= LONGEST_NAME_ASKED else None)
-        if user is None:
-            raise _Refusal(404, "unknown_user", f"no player has the name {name[:40]!r}")
-        return JSONResponse({"name": user.name, "ratings": {}, "matches": []})
 
     return router

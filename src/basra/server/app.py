@@ -20,8 +20,9 @@ from basra.record import RecordError, loads
 from basra.rules import OPTION_RANGES, option_names, option_specs
 from basra.store import StorageError, Store
 
-from .accounts_api import AccountSettings, accounts_router
+from .accounts_api import AccountSettings, accounts_router, request_account
 from .hub import (
+    Account,
     Connection,
     ExpiredTableError,
     Hub,
@@ -32,9 +33,11 @@ from .hub import (
     UnrestoredTableError,
     encode,
 )
+from .players_api import players_router
 from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .replay import replay_frames
 from .security import EdgeChecks
+from .seeking import Seeking, SeekSettings
 from .table import ConfigError, JoinError, SeatConfig, TableConfig
 from .views import seat_list, table_info
 
@@ -77,24 +80,29 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                allow_origins: Sequence[str] = (),
                rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
-               **settings: Any) -> FastAPI:
+               seeking: SeekSettings | None = None, **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
     :mod:`basra.server.ratelimit`); ``settings`` are :class:`HubSettings` fields
     (``bot_delay``, ``away_after``, ``master_ms``, ...); ``accounts`` how accounts
-    work (:class:`basra.server.accounts_api.AccountSettings`)."""
+    work (:class:`basra.server.accounts_api.AccountSettings`); ``seeking`` how seeks
+    are paired (:class:`basra.server.seeking.SeekSettings`)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings))
     limiter = RateLimits(rate_limits, rate_limit_storage)
+    account_settings = accounts if accounts is not None else AccountSettings()
+    seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
         await hub.start()
+        await seeks.start()
         try:
             yield
         finally:
+            await seeks.stop()
             await hub.stop()
             await store.close()
 
@@ -102,12 +110,18 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     app.state.store = store
+    app.state.seeking = seeks
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     root = web_root()
     app.mount("/static", StaticFiles(directory=root), name="static")
-    app.include_router(accounts_router(store, accounts, allow_origins=allow_origins,
+    app.include_router(accounts_router(store, account_settings, allow_origins=allow_origins,
                                        rate_limits=rate_limits,
                                        rate_limit_storage=rate_limit_storage))
+    app.include_router(players_router(store))
+
+    async def account_of(request: Request) -> Account | None:
+        user = await request_account(store, request, account_settings.clock)
+        return None if user is None else (user.id, user.name)
 
     # -- pages -------------------------------------------------------------------------
 
@@ -121,6 +135,25 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:
         return page("table.html")
+
+    def optional_page(name: str) -> Response:
+        """A page the front end may not have yet: 404 until its file is there."""
+        if not (root / name).is_file():
+            return _error(404, f"this page ({name}) is not part of this server's front end "
+                               "yet")
+        return page(name)
+
+    @app.get("/u/{name}", include_in_schema=False, response_model=None)
+    async def profile_page(name: str) -> Response:
+        return optional_page("profile.html")
+
+    @app.get("/leaderboard", include_in_schema=False, response_model=None)
+    async def leaderboard_page() -> Response:
+        return optional_page("leaderboard.html")
+
+    @app.get("/help", include_in_schema=False, response_model=None)
+    async def help_page() -> Response:
+        return optional_page("help.html")
 
     @app.get("/replay", include_in_schema=False)
     @app.get("/replay/{record_id}", include_in_schema=False)
@@ -213,15 +246,22 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         config = TableConfig("egyptian", 2, {}, (SeatConfig("human"),
                                                  SeatConfig("bot", "expert")))
         limiter.check("create", address(request))
-        table, seat, token = await hub.create_table(config, body.get("name"))
+        account = await account_of(request)
+        table, seat, token = await hub.create_table(config, named(body, account), account)
         return seated(table.code, seat, token)
+
+    def named(body: dict[str, Any], account: Account | None) -> Any:
+        """The name a player gave, else their account's."""
+        name = body.get("name")
+        return account[1] if name is None and account is not None else name
 
     @app.post("/api/tables")
     async def new_table(request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         config = TableConfig.parse(body)
         limiter.check("create", address(request))
-        table, seat, token = await hub.create_table(config, body.get("name"))
+        account = await account_of(request)
+        table, seat, token = await hub.create_table(config, named(body, account), account)
         return seated(table.code, seat, token)
 
     @app.get("/api/tables")
@@ -243,7 +283,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     async def join(code: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         limiter.check("join", address(request))
-        seat, token = await hub.join(code, body.get("name"), body.get("seat"))
+        account = await account_of(request)
+        seat, token = await hub.join(code, named(body, account), body.get("seat"), account)
         return {"seat": seat, "token": token}
 
     @app.get("/api/records")
@@ -279,6 +320,17 @@ def create_app(database: str | None = None, *, store: Store | None = None,
             return _error(400, "the record is not UTF-8 text")
         except RecordError as error:
             return _error(400, str(error))
+
+    # -- the seek socket ---------------------------------------------------------------
+
+    @app.websocket("/ws/seek")
+    async def seek_socket(websocket: WebSocket) -> None:
+        """One seek: waiting messages until the player is seated (see ``seeking.py``)."""
+        if limiter.hit("socket", address(websocket)) is not None:
+            await websocket.close(1008)
+            return
+        await websocket.accept()
+        await seeks.serve(websocket)
 
     # -- the table socket --------------------------------------------------------------
 

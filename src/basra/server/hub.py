@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from basra.observe import observe
+from basra.ratings import computer_key, new_rating, ranks_from_totals
 from basra.record import dumps
-from basra.store import StorageError, Store, StoreHealth
+from basra.store import RatedMatch, StorageError, Store, StoreHealth, user_key
 
 from .computer import ComputerPlayers
 from .messages import Intent, parse_intent
@@ -38,6 +39,7 @@ from .table import IntentError, Table, TableConfig, new_code, new_seed
 from .views import shared_parts, state_message
 
 __all__ = [
+    "Account",
     "Connection",
     "ExpiredTableError",
     "Hub",
@@ -51,8 +53,14 @@ __all__ = [
 
 log = logging.getLogger("basra.server")
 
+CHAT_LIMIT = (5, 10.0)
+"""Chat messages a connection may send, per so many seconds."""
 OUTBOX_LIMIT = 256
 """A connection this far behind is closed (it reconnects and gets the current state)."""
+
+
+Account = tuple[int, str]
+"""A logged-in player's account: (id, name)."""
 
 
 class UnknownTableError(KeyError):
@@ -116,6 +124,10 @@ class Connection:
     outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     """Messages to send: dicts, or text already encoded (a state shared by a seat's sockets)."""
     opened: float = field(default_factory=time.monotonic)
+    watcher_name: str = ""
+    """What a watcher is called in the chat (\"Watcher 2\")."""
+    chatted: list[float] = field(default_factory=list)
+    """When this connection's latest chat messages were sent (monotonic seconds)."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.outbox.qsize() >= OUTBOX_LIMIT:
@@ -148,6 +160,8 @@ class Hub:
         self._planned: dict[str, tuple[int, int, bool]] = {}
         """The turn (seq, seat, computer or not) each table's next event is for."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._watchers_seen: dict[str, int] = {}
+        """Watchers who have connected to each table (their chat names count up)."""
         self._sweeper: asyncio.Task[None] | None = None
         store.on_health(self._storage_changed)
 
@@ -233,7 +247,7 @@ class Hub:
             table = Table(saved.code, TableConfig.from_dict(saved.config), saved.seed,
                           saved.match_number)
             for seat, (name, hashed) in saved.seats.items():
-                table.take_seat(seat, name, hashed)
+                table.take_seat(seat, name, hashed, saved.accounts.get(seat))
             table.restore(saved.moves)
         except Exception as error:
             reason = f"{type(error).__name__}: {error}"
@@ -246,6 +260,11 @@ class Hub:
         table.record_ids = sorted(r.id for r in records)
         finished = [r.id for r in records if r.match_number == table.match_number]
         table.last_record_id = finished[0] if finished else None
+        await self._load_ratings(table)
+        if table.config.rated and table.last_record_id is not None:
+            changes = await self.store.rating_changes(table.last_record_id)
+            if changes or await self.store.is_rated(table.last_record_id):
+                table.rating_changes = [change.to_dict() for change in changes]
         self._add(table)
         if table.status == "finished" and table.last_record_id is None:
             # Stopped between the last play and its record: write the record now.
@@ -277,6 +296,7 @@ class Hub:
             if timer is not None:
                 timer.cancel()
         self.computer.forget(code)
+        self._watchers_seen.pop(code, None)
 
     # -- tables and seats ----------------------------------------------------------------
 
@@ -286,9 +306,33 @@ class Hub:
                 "the server cannot save anything right now (its storage is failing): "
                 "try again in a moment")
 
-    async def create_table(self, config: TableConfig, name: object = None
+    async def _load_ratings(self, table: Table) -> None:
+        """Read the ratings of the table's accounts in its pool."""
+        ids = [account[0] for account in table.accounts if account is not None]
+        if not ids:
+            return
+        stored = await self.store.ratings(ids, table.config.pool)
+        for seat, account in enumerate(table.accounts):
+            if account is not None:
+                rating = stored.get((account[0], table.config.pool)) or new_rating()
+                table.ratings[seat] = rating.display
+
+    async def create_table(self, config: TableConfig, name: object = None,
+                           account: Account | None = None
                            ) -> tuple[Table, int | None, str | None]:
-        """A new table, stored; the caller takes its first human seat, if it has one."""
+        """A new table, stored; the caller takes its first human seat, if it has one
+        (for its ``account`` when logged in)."""
+        table, seated = await self.seat_players(config, [(name, account)], first_free=True)
+        seat, token = seated[0] if seated else (None, None)
+        return table, seat, token
+
+    async def seat_players(self, config: TableConfig,
+                           players: list[tuple[object, Account | None] | None],
+                           first_free: bool = False) -> tuple[Table, list[tuple[int, str]]]:
+        """A new table, stored, whose human seats are taken by ``players`` at once,
+        one per seat in order ((name, account), None for a seat left free); with
+        ``first_free`` the players take the first free seats instead. Returns the table
+        and each seated player's (seat, token)."""
         self._require_storage()
         if len(self.tables) >= self.settings.max_tables:
             raise ServerBusyError(f"the server has {len(self.tables)} tables open, its "
@@ -297,39 +341,51 @@ class Hub:
         while code in self.tables:
             code = new_code()
         table = Table(code, config, new_seed())
-        seat: int | None = None
-        token: str | None = None
-        if table.free_seats():
-            seat, token = table.join(name)
+        seated: list[tuple[int, str]] = []
+        for index, player in enumerate(players):
+            if player is None or not table.free_seats():
+                continue
+            name, account = player
+            seated.append(table.join(name, None if first_free else index, account))
         if table.ready():
             table.start()
+        await self._load_ratings(table)
         try:
             await self.store.create_table(
                 code, config.to_dict(), table.seed,
                 [(s, table.names[s] or "", hashed) for s, hashed in table.token_hashes.items()],
-                status=table.status)
+                status=table.status,
+                accounts={s: a[0] for s, a in enumerate(table.accounts) if a is not None})
         except StorageError as error:
             raise ServerBusyError(f"the table could not be saved: {error}") from None
         self._add(table)
         self._changed(table)
-        return table, seat, token
+        return table, seated
 
-    async def join(self, code: str, name: object, seat: object = None) -> tuple[int, str]:
-        """Take a human seat at a table, stored: (seat, token)."""
+    async def join(self, code: str, name: object, seat: object = None,
+                   account: Account | None = None) -> tuple[int, str]:
+        """Take a human seat at a table, stored: (seat, token); a logged-in player's
+        ``account`` holds it (one seat per account at a table)."""
         table = await self.table(code)
         self._require_storage()
         async with self._locks[code]:
-            taken, token = table.join(name, seat)
+            if account is not None and any(a is not None and a[0] == account[0]
+                                           for a in table.accounts):
+                account = None  # a second seat of the same account plays as a guest
+            taken, token = table.join(name, seat, account)
             starts = table.ready()
             try:
                 await self.store.save_seat(code, taken, table.names[taken] or "",
                                            table.token_hashes[taken],
-                                           status="playing" if starts else None)
+                                           status="playing" if starts else None,
+                                           user_id=None if account is None else account[0])
             except StorageError as error:
                 table.leave_seat(taken)
                 raise ServerBusyError(f"the seat could not be saved: {error}") from None
             if starts:
                 table.start()
+        if account is not None:
+            await self._load_ratings(table)
         self._changed(table)
         return taken, token
 
@@ -346,6 +402,10 @@ class Hub:
                 f"{address} has {self.settings.address_connections} sockets open, the most "
                 "allowed: close some")
         connection = Connection(table, seat, address)
+        if seat is None:
+            number = self._watchers_seen.get(table.code, 0) + 1
+            self._watchers_seen[table.code] = number
+            connection.watcher_name = f"Watcher {number}"
         self._per_address[address] = self._per_address.get(address, 0) + 1
         self.connections[table.code].add(connection)
         self._idle_since.pop(table.code, None)
@@ -433,9 +493,21 @@ class Hub:
         if intent.kind == "ping":
             connection.send({"type": "pong"})
             return
+        if intent.kind == "chat":
+            self._chat(connection, intent)
+            return
         seat = connection.seat
         if seat is None:
             raise IntentError("not_seated", f"watchers cannot send {intent.kind!r}")
+        if intent.kind == "chat_consent":
+            if not table.is_human(seat):
+                raise IntentError("not_seated", "only a player's seat agrees to the chat")
+            if intent.allow:
+                table.chat_consent.add(seat)
+            else:
+                table.chat_consent.discard(seat)
+            self._changed(table)
+            return
         if intent.kind == "back":
             if seat in table.away:
                 table.away.discard(seat)
@@ -457,6 +529,36 @@ class Hub:
                 await self._commit(table, move, mover=seat)
                 table.away.discard(seat)  # playing is coming back
         self._changed(table)
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def _chat(self, connection: Connection, intent: Intent) -> None:
+        """Pass a chat message on: a player's to everyone at the table, a watcher's to
+        the watchers only. Nothing else is in it: the table's state does not change."""
+        table = connection.table
+        if intent.text is not None and not table.free_text:
+            raise IntentError("free_text_off", "free text is off at this table (every "
+                              "player must agree to it); send a phrase")
+        now = time.monotonic()
+        most, seconds = CHAT_LIMIT
+        connection.chatted = [at for at in connection.chatted if now - at < seconds]
+        if len(connection.chatted) >= most:
+            raise IntentError("chat_limit", f"at most {most} chat messages per "
+                              f"{seconds:g} seconds: wait a moment")
+        connection.chatted.append(now)
+        seat = connection.seat
+        sender: dict[str, Any] = (
+            {"watcher": True, "name": connection.watcher_name} if seat is None
+            else {"seat": seat, "name": table.names[seat]})
+        message: dict[str, Any] = {"type": "chat", "from": sender}
+        if intent.phrase is not None:
+            message["phrase"] = intent.phrase
+        else:
+            message["text"] = intent.text
+        text = encode(message)
+        for other in self.connections.get(table.code, ()):
+            if seat is not None or other.seat is None:
+                other.send(text)
 
     # -- play ----------------------------------------------------------------------------
 
@@ -481,19 +583,53 @@ class Hub:
         number = table.match_number
         record = table.record()
         finished_for = sorted(seat for seat in table.away if seat != mover)
+        rated = self._rated_match(table)
         try:
             record_id = await self.store.save_record(table.code, number, record,
-                                                     dumps(record), finished_for)
+                                                     dumps(record), finished_for, rated)
         except StorageError:
             log.exception("the record of table %s, match %d, could not be stored; it "
                           "is written when the table is loaded again", table.code, number)
             return
+        changes = None
+        if rated is not None:
+            try:
+                changes = await self.store.rating_changes(record_id)
+            except Exception:
+                log.exception("the rating changes of record %d could not be read", record_id)
         if record_id not in table.record_ids:
             table.record_ids.append(record_id)
         if table.match_number == number:
             table.last_record_id = record_id
+            if changes is not None:
+                table.rating_changes = [change.to_dict() for change in changes]
+                for change in changes:
+                    table.ratings[change.seat] = change.after
             if announce:
                 self._changed(table)
+
+    @staticmethod
+    def _rated_match(table: Table) -> RatedMatch | None:
+        """What rates a rated table's finished match: every human seat counts for its
+        account (also when the computer finished the match for it), every computer seat
+        plays at its level's fixed rating. None at a casual table, or when a human seat
+        has no account (nothing is rated then)."""
+        match = table.match
+        if not table.config.rated or match is None or match.winner is None:
+            return None
+        players: list[str] = []
+        for seat in range(table.rules.players):
+            account = table.accounts[seat]
+            if table.is_human(seat):
+                if account is None:
+                    log.warning("rated table %s has no account at seat %d: not rated",
+                                table.code, seat)
+                    return None
+                players.append(user_key(account[0]))
+            else:
+                players.append(computer_key(table.level_for(seat)))
+        return RatedMatch(table.config.pool, tuple(players), tuple(table.rules.side_of),
+                          tuple(ranks_from_totals(list(match.totals), match.winner)))
 
     async def _rematch(self, table: Table) -> None:
         if table.match is None or not table.match.is_over:

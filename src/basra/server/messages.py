@@ -1,7 +1,9 @@
 """Client messages: read and check one WebSocket text frame into an :class:`Intent`.
 
 >>> parse_intent('{"type": "play", "seq": 3, "card": "7D"}')
-Intent(kind='play', seq=3, card='7D', captured=None)
+Intent(kind='play', seq=3, card='7D', captured=None, phrase=None, text=None, allow=None)
+>>> parse_intent('{"type": "chat", "phrase": "good_game"}').phrase
+'good_game'
 >>> parse_intent('{"type": "play", "seq": "3", "card": "7D"}')
 Traceback (most recent call last):
 ...
@@ -15,9 +17,13 @@ from typing import Any, NamedTuple
 
 from .table import IntentError
 
-__all__ = ["INTENT_TYPES", "MAX_MESSAGE", "Intent", "parse_intent"]
+__all__ = ["CHAT_PHRASES", "INTENT_TYPES", "MAX_CHAT", "MAX_MESSAGE", "Intent", "parse_intent"]
 
-INTENT_TYPES = ("play", "back", "rematch", "ping")
+INTENT_TYPES = ("play", "back", "rematch", "ping", "chat", "chat_consent")
+CHAT_PHRASES = ("good_game", "well_played", "good_luck", "thanks", "oops")
+"""The chat's ready phrases (each page shows them in its language)."""
+MAX_CHAT = 200
+"""Longest free-text chat message, in characters."""
 MAX_MESSAGE = 4096
 """Longest message accepted, in characters."""
 
@@ -29,6 +35,9 @@ class Intent(NamedTuple):
     seq: int | None = None
     card: str | None = None
     captured: list[str] | None = None
+    phrase: str | None = None
+    text: str | None = None
+    allow: bool | None = None
 
 
 def _bad(message: str) -> IntentError:
@@ -48,6 +57,13 @@ def parse_intent(text: str) -> Intent:
     kind = data.get("type")
     if kind not in INTENT_TYPES:
         raise _bad(f"unknown message type {kind!r}; expected one of {', '.join(INTENT_TYPES)}")
+    if kind == "chat":
+        return _chat(data)
+    if kind == "chat_consent":
+        allow = data.get("allow")
+        if not isinstance(allow, bool):
+            raise _bad(f"chat_consent needs \"allow\" as true or false, not {allow!r}")
+        return Intent(kind, allow=allow)
     if kind != "play":
         return Intent(kind)
     seq = data.get("seq")
@@ -63,3 +79,22 @@ def parse_intent(text: str) -> Intent:
         raise _bad(f"\"captured\" must be a list of cards like [\"3C\", \"4H\"], "
                    f"not {captured!r}")
     return Intent("play", seq, card, captured)
+
+
+def _chat(data: dict[str, Any]) -> Intent:
+    """A chat message: a ready phrase, or plain text (printable, trimmed, 1 to MAX_CHAT
+    characters)."""
+    phrase, text = data.get("phrase"), data.get("text")
+    if (phrase is None) == (text is None):
+        raise _bad("chat needs a \"phrase\" or a \"text\" (one of them)")
+    if phrase is not None:
+        if phrase not in CHAT_PHRASES:
+            raise _bad(f"unknown chat phrase {str(phrase)[:40]!r}; expected one of "
+                       f"{', '.join(CHAT_PHRASES)}")
+        return Intent("chat", phrase=phrase)
+    if not isinstance(text, str):
+        raise _bad(f"chat text must be text, not {str(text)[:40]!r}")
+    clean = " ".join("".join(ch for ch in text if ch.isprintable()).split())
+    if not 1 <= len(clean) <= MAX_CHAT:
+        raise _bad(f"chat text of {len(clean)} characters; 1 to {MAX_CHAT} are sent")
+    return Intent("chat", text=clean)

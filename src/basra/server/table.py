@@ -16,6 +16,7 @@ from basra.bots import BOT_LEVELS
 from basra.cards import CARD_NAMES, card_names, parse_card
 from basra.match import Match, Play
 from basra.names import computer_label, computer_name, guest_name
+from basra.ratings import pool_key
 from basra.record import Player, match_record
 from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
 
@@ -109,15 +110,24 @@ class TableConfig:
     seats: tuple[SeatConfig, ...] = (SeatConfig("human"), SeatConfig("bot", "expert"))
     turn_seconds: int = 0
     takeover_level: str = "expert"
+    rated: bool = False
+    """The match's result moves the ratings of its players' accounts (tables made by
+    pairing rated seeks; the preset's own rules)."""
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.overrides)
+
+    @property
+    def pool(self) -> str:
+        """The rating pool of the table's variant and player count (``egyptian-2``)."""
+        return pool_key(self.variant, self.players)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "variant": self.variant, "players": self.players, "rules": dict(self.overrides),
             "seats": [seat.to_dict() for seat in self.seats],
             "turn_seconds": self.turn_seconds, "takeover_level": self.takeover_level,
+            "rated": self.rated, "pool": self.pool,
         }
 
     @classmethod
@@ -155,7 +165,7 @@ class TableConfig:
         return cls(
             data["variant"], data["players"], dict(data["rules"]),
             tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
-            data["turn_seconds"], data["takeover_level"],
+            data["turn_seconds"], data["takeover_level"], bool(data.get("rated", False)),
         )
 
 
@@ -193,6 +203,14 @@ class Table:
             for index, seat in enumerate(config.seats)
         ]
         self.token_hashes: dict[int, str] = {}
+        self.accounts: list[tuple[int, str] | None] = [None] * self.rules.players
+        """The account (id, name) of each seat taken by a logged-in player."""
+        self.ratings: list[int | None] = [None] * self.rules.players
+        """Each account's display rating in the table's pool (kept by the hub)."""
+        self.rating_changes: list[dict[str, int]] | None = None
+        """How the current match moved its accounts' ratings, once it is rated."""
+        self.chat_consent: set[int] = set()
+        """Seats whose players agree to free-text chat."""
         self.away: set[int] = set()
         """Human seats the computer plays for (timeout or long disconnection)."""
         self.connections: list[int] = [0] * self.rules.players
@@ -228,8 +246,10 @@ class Table:
     def is_human(self, seat: int) -> bool:
         return self.config.seats[seat].kind == "human"
 
-    def join(self, name: object, seat: object = None) -> tuple[int, str]:
-        """Take a human seat (the first free one by default): (seat, token)."""
+    def join(self, name: object, seat: object = None,
+             account: tuple[int, str] | None = None) -> tuple[int, str]:
+        """Take a human seat (the first free one by default): (seat, token). A
+        logged-in player's ``account`` (id, name) holds the seat."""
         free = self.free_seats()
         if seat is None:
             if not free:
@@ -251,17 +271,29 @@ class Table:
         except ConfigError as error:
             raise JoinError(str(error), 400) from None
         token = secrets.token_urlsafe(18)
-        self.take_seat(chosen, display, token_hash(token))
+        self.take_seat(chosen, display, token_hash(token), account)
         return chosen, token
 
-    def take_seat(self, seat: int, name: str, hashed: str) -> None:
+    def take_seat(self, seat: int, name: str, hashed: str,
+                  account: tuple[int, str] | None = None) -> None:
         self.names[seat] = name
         self.token_hashes[seat] = hashed
+        self.accounts[seat] = account
 
     def leave_seat(self, seat: int) -> None:
         """Free a seat taken by :meth:`join` (its write to the database failed)."""
         self.names[seat] = None
         self.token_hashes.pop(seat, None)
+        self.accounts[seat] = None
+
+    def human_seats(self) -> list[int]:
+        return [seat for seat in range(self.rules.players) if self.is_human(seat)]
+
+    @property
+    def free_text(self) -> bool:
+        """Free-text chat is on: every human seat's player has agreed to it."""
+        humans = self.human_seats()
+        return bool(humans) and all(seat in self.chat_consent for seat in humans)
 
     def seat_of_token(self, token: str) -> int | None:
         hashed = token_hash(token)
@@ -368,6 +400,7 @@ class Table:
         self.match_number += 1
         self.moves = []
         self.away.clear()
+        self.rating_changes = None
         self.start()
 
 

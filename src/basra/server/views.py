@@ -14,6 +14,7 @@ from typing import Any
 from basra.cards import CARD_NAMES, card_names
 from basra.match import DealHistory
 from basra.observe import Observation, observe
+from basra.ratings import COMPUTER_RATINGS
 from basra.rules import Rules
 from basra.state import layout_seats, move_text
 
@@ -32,9 +33,25 @@ def seat_list(table: Table) -> list[dict[str, Any]]:
             "taken": table.names[seat] is not None,
             "connected": config.kind == "bot" or table.connections[seat] > 0,
             "away": seat in table.away,
+            "account": _account_name(table, seat),
+            "rating": _seat_rating(table, seat),
         }
         for seat, config in enumerate(table.config.seats)
     ]
+
+
+def _account_name(table: Table, seat: int) -> str | None:
+    account = table.accounts[seat]
+    return None if account is None else account[1]
+
+
+def _seat_rating(table: Table, seat: int) -> int | None:
+    """A seat's rating in the table's pool: its account's, or on a rated table a computer
+    level's fixed one; None for a guest."""
+    if table.is_human(seat):
+        return table.ratings[seat] if table.accounts[seat] is not None else None
+    level = table.config.seats[seat].level
+    return COMPUTER_RATINGS.get(level or "") if table.config.rated else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -53,6 +70,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "takeover_level": table.config.takeover_level, "status": table.status,
         "match_number": table.match_number, "seats": seat_list(table),
         "records": list(table.record_ids),
+        "rated": table.config.rated, "pool": table.config.pool,
     }
 
 
@@ -145,6 +163,8 @@ def state_message(table: Table, seat: int | None,
         "deal": None, "legal": [], "last_play": None,
         "totals": [0] * table.rules.sides, "target": table.rules.target, "carry": 0,
         "deal_scores": [], "result": None, "deadline": None, "paused": table.paused,
+        "rated": table.config.rated,
+        "chat": {"free_text": table.free_text, "consent": sorted(table.chat_consent)},
     }
     if match is None:
         return message
@@ -175,5 +195,7 @@ def state_message(table: Table, seat: int | None,
     if match.is_over:
         message["result"] = {"winner": match.winner, "totals": list(match.totals),
                              "record_id": table.last_record_id}
+        if table.config.rated:
+            message["rating_changes"] = table.rating_changes
     message["deadline"] = table.deadline_ms
     return message

@@ -1,7 +1,9 @@
 """Persistence of tables, finished matches and accounts (SQLite by default, PostgreSQL by URL)."""
 
 from .db import (
+    RatedMatch,
     SavedTable,
+    SeatChange,
     StorageError,
     Store,
     StoredRecord,
@@ -10,10 +12,13 @@ from .db import (
     database_url,
     default_database_url,
     shown_url,
+    user_key,
 )
 
 __all__ = [
+    "RatedMatch",
     "SavedTable",
+    "SeatChange",
     "StorageError",
     "Store",
     "StoreHealth",
@@ -22,4 +27,5 @@ __all__ = [
     "database_url",
     "default_database_url",
     "shown_url",
+    "user_key",
 ]

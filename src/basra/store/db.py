@@ -30,7 +30,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -58,10 +58,15 @@ from sqlalchemy.exc import (
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from basra.ratings import Rating, RatingUpdate, rate_match
+
 from .schema import (
     login_failures_table,
     meta_table,
     moves_table,
+    rated_results_table,
+    rating_history_table,
+    ratings_table,
     records_table,
     seats_table,
     sessions_table,
@@ -70,7 +75,9 @@ from .schema import (
 )
 
 __all__ = [
+    "RatedMatch",
     "SavedTable",
+    "SeatChange",
     "StorageError",
     "Store",
     "StoreHealth",
@@ -151,6 +158,8 @@ class SavedTable:
     status: str = "playing"
     opened: bool = False
     """Whether anyone has ever connected to the table."""
+    accounts: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Seats taken by a logged-in player: seat -> (account id, account name)."""
 
 
 @dataclass
@@ -178,6 +187,41 @@ class StoredRecord:
             "winner": self.winner, "finished_at": self.finished_at,
             "computer_seats": self.computer_seats,
         }
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """What it takes to rate a finished match: its pool, each seat's player key
+    (``user:ID`` for an account, ``computer:LEVEL`` for a computer seat), each seat's side
+    and each side's rank (:func:`basra.ratings.ranks_from_totals`)."""
+
+    pool: str
+    players: tuple[str, ...]
+    side_of: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+    def sides(self) -> list[list[str]]:
+        """Player keys per side, as the pool seats them."""
+        return [[p for p, side in zip(self.players, self.side_of, strict=True)
+                 if side == s] for s in range(len(self.ranks))]
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """How one seat's display rating moved in a rated match."""
+
+    seat: int
+    user_id: int
+    before: int
+    after: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"seat": self.seat, "before": self.before, "after": self.after}
+
+
+def user_key(user_id: int) -> str:
+    """An account's player key in rating computations."""
+    return f"user:{user_id}"
 
 
 @dataclass(frozen=True)
@@ -535,22 +579,27 @@ class Store:
 
     async def create_table(self, code: str, config: dict[str, Any], seed: int,
                            seats: Iterable[tuple[int, str, str]] = (),
-                           status: str = "waiting") -> None:
-        """A new table and its first taken seats ``(seat, name, token hash)``."""
+                           status: str = "waiting",
+                           accounts: Mapping[int, int] | None = None) -> None:
+        """A new table and its first taken seats ``(seat, name, token hash)``;
+        ``accounts`` maps the seats taken by logged-in players to their account ids."""
         now = _now_ms()
+        accounts = accounts or {}
         statements = [insert(tables_table).values(
             code=code, config=json.dumps(config), seed=seed, match_number=1,
             created_at=now, updated_at=now, status=status)]
         statements += [insert(seats_table).values(code=code, seat=seat, name=name,
-                                                   token_hash=hashed)
+                                                   token_hash=hashed,
+                                                   user_id=accounts.get(seat))
                        for seat, name, hashed in seats]
         await self._commit(_statements(statements))
 
     async def save_seat(self, code: str, seat: int, name: str, token_hash: str,
-                        status: str | None = None) -> None:
-        """A taken seat; ``status`` too when taking it changes the table's status."""
+                        status: str | None = None, user_id: int | None = None) -> None:
+        """A taken seat (by the account ``user_id``, if any); ``status`` too when taking
+        it changes the table's status."""
         statements: list[Any] = [insert(seats_table).values(
-            code=code, seat=seat, name=name, token_hash=token_hash)]
+            code=code, seat=seat, name=name, token_hash=token_hash, user_id=user_id)]
         if status is not None:
             statements.append(_status(code, status))
         await self._commit(_statements(statements))
@@ -612,9 +661,14 @@ class Store:
                         row.code, json.loads(row.config), row.seed, row.match_number,
                         status=row.status, opened=row.opened_at is not None)
                 seats = await conn.execute(
-                    select(seats_table).where(seats_table.c.code.in_(chunk)))
+                    select(seats_table, users_table.c.name.label("account"))
+                    .select_from(seats_table.outerjoin(
+                        users_table, users_table.c.id == seats_table.c.user_id))
+                    .where(seats_table.c.code.in_(chunk)))
                 for row in seats.all():
                     saved[row.code].seats[row.seat] = (row.name, row.token_hash)
+                    if row.user_id is not None and row.account is not None:
+                        saved[row.code].accounts[row.seat] = (row.user_id, row.account)
                 moves = await conn.execute(
                     select(moves_table).where(moves_table.c.code.in_(chunk))
                     .order_by(moves_table.c.code, moves_table.c.match_number,
@@ -628,10 +682,15 @@ class Store:
     # -- records ---------------------------------------------------------------------
 
     async def save_record(self, code: str, match_number: int, record: dict[str, Any],
-                          text: str, computer_seats: Iterable[int] = ()) -> int:
+                          text: str, computer_seats: Iterable[int] = (),
+                          rated: RatedMatch | None = None) -> int:
         """Store a finished match's record (once: saving the same match again keeps the
         first) and mark the table finished; returns the record's id. ``computer_seats``
-        are the human seats the computer was playing for when the match ended."""
+        are the human seats the computer was playing for when the match ended.
+
+        With ``rated``, the accounts' ratings are updated in the same transaction, once
+        per record: a row keyed by the record's id says the result is counted, so saving
+        again (a retry, a restarted server) counts nothing twice."""
         result = record["result"]
         values = dict(
             code=code, match_number=match_number, variant=record["variant"],
@@ -653,6 +712,8 @@ class Store:
             conn.execute(update(tables_table).where(
                 tables_table.c.code == code, tables_table.c.match_number == match_number)
                 .values(status="finished", updated_at=_now_ms()))
+            if rated is not None:
+                _rate(conn, int(existing), rated)
             return int(existing)
 
         found: int = await self._commit(write)
@@ -674,6 +735,83 @@ class Store:
             row = (await conn.execute(
                 select(records_table).where(records_table.c.id == record_id))).first()
         return None if row is None else _stored(row)
+
+    # -- ratings ---------------------------------------------------------------------
+
+    async def rating_changes(self, record_id: int) -> list[SeatChange]:
+        """How each account's rating moved in a rated match, by seat (none for a match
+        not rated, or not yet)."""
+        history = rating_history_table
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(history).where(
+                history.c.record_id == record_id).order_by(history.c.seat))).all()
+        return [SeatChange(row.seat, row.user_id, row.before, row.after) for row in rows]
+
+    async def is_rated(self, record_id: int) -> bool:
+        """Whether the result of this record is counted in the ratings."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(rated_results_table.c.record_id).where(
+                rated_results_table.c.record_id == record_id))).first()
+        return found is not None
+
+    async def ratings(self, user_ids: Iterable[int], pool: str | None = None
+                      ) -> dict[tuple[int, str], Rating]:
+        """The stored ratings of these accounts ``(user id, pool) -> rating``, in one
+        pool or in all of theirs (an account new to a pool has none)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        query = select(ratings_table).where(ratings_table.c.user_id.in_(ids))
+        if pool is not None:
+            query = query.where(ratings_table.c.pool == pool)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return {(row.user_id, row.pool): Rating(row.mu, row.sigma, row.games) for row in rows}
+
+    async def rating_history(self, user_id: int) -> list[tuple[str, int, int, int, int]]:
+        """An account's rated matches, oldest first: (pool, record id, Unix
+        milliseconds, display rating before, after)."""
+        history = rating_history_table
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(history).where(
+                history.c.user_id == user_id).order_by(history.c.id))).all()
+        return [(row.pool, row.record_id, row.created_at, row.before, row.after)
+                for row in rows]
+
+    async def user_matches(self, user_id: int, limit: int = 50
+                           ) -> list[tuple[StoredRecord, int, dict[str, Any]]]:
+        """The finished matches an account sat at, newest first: (record, the account's
+        seat, the table's configuration)."""
+        query = (select(records_table, seats_table.c.seat.label("account_seat"),
+                        tables_table.c.config.label("table_config"))
+                 .select_from(records_table.join(
+                     seats_table, seats_table.c.code == records_table.c.code).outerjoin(
+                     tables_table, tables_table.c.code == records_table.c.code))
+                 .where(seats_table.c.user_id == user_id)
+                 .order_by(records_table.c.id.desc()).limit(limit))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(_stored(row), row.account_seat,
+                 json.loads(row.table_config) if row.table_config else {}) for row in rows]
+
+    async def leaderboard(self, pool: str, limit: int) -> list[tuple[str, Rating]]:
+        """The best rated accounts of a pool: (name, rating), highest first."""
+        query = (select(users_table.c.name, ratings_table)
+                 .select_from(ratings_table.join(
+                     users_table, users_table.c.id == ratings_table.c.user_id))
+                 .where(ratings_table.c.pool == pool)
+                 .order_by(ratings_table.c.display.desc(), ratings_table.c.games.desc(),
+                           users_table.c.name_key)
+                 .limit(limit))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(row.name, Rating(row.mu, row.sigma, row.games)) for row in rows]
+
+    async def rated_pools(self) -> list[str]:
+        """The pools in which some account has a rating."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(ratings_table.c.pool).distinct())
+            return sorted(rows.scalars())
 
     # -- accounts --------------------------------------------------------------------
 
@@ -799,6 +937,46 @@ def _start_session(conn: Connection, user_id: int, session_hash: str, expires_at
     conn.execute(delete(sessions_table).where(gone))
     conn.execute(insert(sessions_table).values(
         token_hash=session_hash, user_id=user_id, created_at=now, expires_at=expires_at))
+
+
+def _rate(conn: Connection, record_id: int, rated: RatedMatch) -> None:
+    """Count a rated match's result, unless it is counted already (inside the
+    transaction that stores its record)."""
+    done = conn.execute(select(rated_results_table.c.record_id).where(
+        rated_results_table.c.record_id == record_id)).first()
+    if done is not None:
+        return
+    now = _now_ms()
+    ids = [int(p.split(":", 1)[1]) for p in rated.players if p.startswith("user:")]
+    stored: dict[str, Rating] = {}
+    if ids:
+        for row in conn.execute(select(ratings_table).where(
+                ratings_table.c.user_id.in_(ids), ratings_table.c.pool == rated.pool)):
+            stored[user_key(row.user_id)] = Rating(row.mu, row.sigma, row.games)
+    try:
+        updates: list[RatingUpdate] = rate_match(str(record_id), rated.pool, rated.sides(),
+                                                 list(rated.ranks), stored)
+    except ValueError as error:  # a bug: the record is kept, the result is not rated
+        log.error("record %d could not be rated: %s", record_id, error)
+        return
+    conn.execute(insert(rated_results_table).values(record_id=record_id, pool=rated.pool,
+                                                    rated_at=now))
+    for update_row in updates:
+        user_id = int(update_row.player.split(":", 1)[1])
+        after = update_row.after
+        values = {"mu": after.mu, "sigma": after.sigma, "games": after.games,
+                  "display": after.display, "updated_at": now}
+        if update_row.player in stored:
+            conn.execute(update(ratings_table).where(
+                ratings_table.c.user_id == user_id, ratings_table.c.pool == rated.pool)
+                .values(**values))
+        else:
+            conn.execute(insert(ratings_table).values(user_id=user_id, pool=rated.pool,
+                                                      **values))
+        conn.execute(insert(rating_history_table).values(
+            record_id=record_id, pool=rated.pool, user_id=user_id,
+            seat=rated.players.index(update_row.player),
+            before=update_row.before.display, after=after.display, created_at=now))
 
 
 def _user(row: Any) -> StoredUser:

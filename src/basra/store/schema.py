@@ -14,6 +14,9 @@ basra_meta     small key/value facts of the store itself (the write probe)
 basra_users    one per account: its name, the name's unique key, a password hash
 basra_sessions one per log-in: SHA-256 of its cookie's token, account, expiry
 basra_login_failures  one per name with recent wrong passwords: count, lock
+basra_ratings  one per account and rated pool: skill mean, uncertainty, games
+basra_rating_history  one per account and rated match: display rating before, after
+basra_rated_results   one per rated record: makes a match's result count once
 =============  ================================================================
 """
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -37,6 +41,9 @@ __all__ = [
     "meta_table",
     "metadata",
     "moves_table",
+    "rated_results_table",
+    "rating_history_table",
+    "ratings_table",
     "records_table",
     "seats_table",
     "sessions_table",
@@ -69,7 +76,9 @@ seats_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=False),
+    Column("user_id", Integer, nullable=True),
 )
+"""``user_id`` is the account that took the seat (a logged-in player), NULL for a guest."""
 
 moves_table = Table(
     "basra_moves", metadata,
@@ -138,3 +147,43 @@ login_failures_table = Table(
 )
 """Wrong passwords in a row for a name key (whether or not an account has it), and until
 when its log-ins are locked (Unix milliseconds)."""
+
+ratings_table = Table(
+    "basra_ratings", metadata,
+    Column("user_id", Integer, ForeignKey("basra_users.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("pool", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("display", Integer, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Index("ix_basra_ratings_pool_display", "pool", "display"),
+)
+"""An account's rating in one pool (``basra.ratings``): ``mu``, ``sigma``, rated games, and
+the display number (kept for the leaderboard's order)."""
+
+rating_history_table = Table(
+    "basra_rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("record_id", Integer, nullable=False),
+    Column("pool", String(40), nullable=False),
+    Column("user_id", Integer, ForeignKey("basra_users.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("before", Integer, nullable=False),
+    Column("after", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_rating_history_user", "user_id", "pool", "id"),
+    Index("ix_basra_rating_history_record", "record_id"),
+)
+"""One account's display rating before and after one rated match (its record)."""
+
+rated_results_table = Table(
+    "basra_rated_results", metadata,
+    Column("record_id", Integer, primary_key=True, autoincrement=False),
+    Column("pool", String(40), nullable=False),
+    Column("rated_at", BigInteger, nullable=False),
+)
+"""A rated match whose result is counted: written in the transaction that updates the
+ratings, so a result counts once however often the record is saved."""

@@ -1,0 +1,297 @@
+"""Play online: players seek a game over ``/ws/seek``, and are paired onto new tables
+(``docs/web-protocol.md``, "Play online").
+
+One socket is one seek. The server keeps every waiting seek in a
+:class:`basra.matchmaking.Matchmaker` and pairs them every ``pair_every`` seconds; each
+pairing becomes an ordinary table (rated or casual) whose seats are taken for the paired
+players at once. Each player's socket is then sent its seat's token and the table's url,
+and closed::
+
+    client                               server
+    GET /ws/seek?variant=egyptian&players=2&rated=1
+                                  <----  {"type": "waiting", "seconds": 0, "range": 100}
+                                  <----  ... about every second
+    {"type": "computer"}          ---->  (after computer_after seconds: fill with computers)
+                                  <----  {"type": "paired", "table", "seat", "token", "url"}
+                                  <----  (closed)
+
+Rated seeks need a logged-in session (the ``basra_session`` cookie); guests play casual
+games only. Closing the socket cancels the seek.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import math
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from basra.accounts import token_hash
+from basra.matchmaking import Matchmaker, Pairing, Seek, SeekError
+from basra.names import guest_name
+from basra.ratings import new_rating, pool_key
+from basra.rules import RulesError, preset
+from basra.store import Store, StoredUser
+
+from .hub import Account, Hub, ServerBusyError, encode
+from .table import ConfigError, SeatConfig, TableConfig, clean_name
+
+__all__ = ["SEEK_MESSAGE", "SeekSettings", "Seeking", "session_account"]
+
+log = logging.getLogger("basra.server")
+
+SEEK_MESSAGE = 1000
+"""Longest message read on a seek socket, in characters."""
+SESSION_COOKIE = "basra_session"
+
+
+@dataclass(frozen=True)
+class SeekSettings:
+    """How seeks are served (``create_app(seeking=...)``)."""
+
+    computer_after: float = 20.0
+    """Seconds of waiting after which a player may fill the empty seats with computers."""
+    pair_every: float = 0.5
+    """Seconds between two pairings of the waiting seeks."""
+    waiting_every: float = 1.0
+    """Seconds between two ``waiting`` messages."""
+    turn_seconds: int = 60
+    """The turn timer of tables made by pairing (a player who does not play in time is
+    played for by the computer until they play again)."""
+    computer_level: str = "expert"
+    """The level of the computer players that fill empty seats."""
+
+
+async def session_account(store: Store, websocket: WebSocket,
+                          clock: Callable[[], float] = time.time) -> StoredUser | None:
+    """The account a socket's session cookie is logged in as, or None."""
+    token = websocket.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 100:
+        return None
+    return await store.session_user(token_hash(token), int(clock() * 1000))
+
+
+class _SeekRefused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _query_flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class Seeking:
+    """The waiting seeks of one server, and the task that pairs them."""
+
+    def __init__(self, hub: Hub, store: Store, settings: SeekSettings | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 session_clock: Callable[[], float] = time.time) -> None:
+        self.hub = hub
+        self.session_clock = session_clock
+        self.store = store
+        self.settings = settings or SeekSettings()
+        self.clock = clock
+        self.matchmaker = Matchmaker()
+        self._outboxes: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
+        self._accounts: dict[str, Account | None] = {}
+        self._guests = itertools.count(1)
+        self._pairer: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._pairer = asyncio.create_task(self._pair_loop(), name="basra-seek-pairing")
+
+    async def stop(self) -> None:
+        if self._pairer is not None:
+            self._pairer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pairer
+            self._pairer = None
+
+    # -- pairing -------------------------------------------------------------------------
+
+    async def _pair_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.pair_every)
+            try:
+                await self.pair_now()
+            except Exception:
+                log.exception("pairing the waiting seeks failed")
+
+    async def pair_now(self) -> None:
+        """Make every table the waiting seeks allow now, and seat their players."""
+        for pairing in self.matchmaker.pair(self.clock()):
+            await self._seat(pairing)
+
+    async def _seat(self, pairing: Pairing) -> None:
+        """A new table for a pairing; each player's socket is sent its seat."""
+        pool = pool_key(pairing.seeks[0].variant, pairing.seeks[0].players)
+        variant, players = pool.rsplit("-", 1)
+        level = self.settings.computer_level
+        config = TableConfig(
+            variant, int(players), {},
+            tuple(SeatConfig("human") if seek is not None else SeatConfig("bot", level)
+                  for seek in pairing.seats),
+            self.settings.turn_seconds, level, pairing.rated)
+        claims: list[tuple[object, Account | None] | None] = [
+            None if seek is None else (seek.name, self._accounts.get(seek.id))
+            for seek in pairing.seats]
+        try:
+            table, seated = await self.hub.seat_players(config, claims)
+        except (ServerBusyError, ConfigError) as error:
+            for seek in pairing.seeks:
+                self._tell(seek.id, {"type": "error", "code": "server_busy",
+                                     "message": f"no table could be made: {error}"})
+            return
+        for seek, (seat, token) in zip(pairing.seeks, seated, strict=True):
+            self._tell(seek.id, {"type": "paired", "table": table.code, "seat": seat,
+                                 "token": token, "url": f"/t/{table.code}"})
+
+    def _tell(self, seek_id: str, message: dict[str, Any]) -> None:
+        outbox = self._outboxes.get(seek_id)
+        if outbox is not None:
+            outbox.put_nowait(message)
+
+    # -- one seek's socket ---------------------------------------------------------------
+
+    async def _seek_of(self, websocket: WebSocket) -> tuple[Seek, Account | None]:
+        """The seek a socket's query asks for; raises :class:`_SeekRefused`."""
+        query = websocket.query_params
+        variant = query.get("variant") or "egyptian"
+        try:
+            found = preset(variant)
+        except RulesError as error:
+            raise _SeekRefused("bad_seek", str(error)) from None
+        players_text = query.get("players") or str(found.players[0])
+        if not players_text.isdigit() or len(players_text) > 1:
+            raise _SeekRefused("bad_seek", f"players must be a number, not {players_text!r}")
+        players = int(players_text)
+        rated = _query_flag(query.get("rated"))
+        user = await session_account(self.store, websocket, self.session_clock)
+        if rated and user is None:
+            raise _SeekRefused("login_required",
+                               "rated games are for players with an account: log in first")
+        try:
+            pool = pool_key(found.name, players)
+        except ValueError as error:
+            raise _SeekRefused("bad_seek", str(error)) from None
+        if user is not None:
+            stored = await self.store.ratings([user.id], pool)
+            rating = (stored.get((user.id, pool)) or new_rating()).display
+            name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
+        else:
+            rating = new_rating().display
+            try:
+                name = clean_name(query.get("name"), guest_name(next(self._guests) - 1))
+            except ConfigError as error:
+                raise _SeekRefused("bad_seek", str(error)) from None
+            player, account = f"guest:{secrets.token_hex(8)}", None
+        try:
+            seek = Seek(secrets.token_hex(8), player, name, rating, found.name, players,
+                        rated, self.clock(), guest=user is None, computer_fill=True)
+            self.matchmaker.add(seek)
+        except SeekError as error:
+            raise _SeekRefused("bad_seek", str(error)) from None
+        return seek, account
+
+    async def serve(self, websocket: WebSocket) -> None:
+        """A seek socket, from its accepted handshake to its close."""
+        try:
+            seek, account = await self._seek_of(websocket)
+        except _SeekRefused as refused:
+            await websocket.send_text(encode({"type": "error", "code": refused.code,
+                                              "message": str(refused)}))
+            await websocket.close(4401 if refused.code == "login_required" else 4400)
+            return
+        outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._outboxes[seek.id] = outbox
+        self._accounts[seek.id] = account
+        reader = asyncio.create_task(self._read(websocket, seek, outbox))
+        try:
+            await self._write(websocket, seek, outbox)
+        finally:
+            reader.cancel()
+            self.matchmaker.cancel(seek.id)
+            self._outboxes.pop(seek.id, None)
+            self._accounts.pop(seek.id, None)
+
+    def _waiting(self, seek: Seek) -> dict[str, Any]:
+        now = self.clock()
+        reach = seek.range(now)
+        return {"type": "waiting", "seconds": int(seek.waited(now)),
+                "range": None if math.isinf(reach) else int(reach)}
+
+    async def _write(self, websocket: WebSocket, seek: Seek,
+                     outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+        """Send the waiting messages, errors and at last the seat, until either side
+        closes."""
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await websocket.send_text(encode(self._waiting(seek)))
+            while True:
+                try:
+                    message = await asyncio.wait_for(outbox.get(),
+                                                     self.settings.waiting_every)
+                except TimeoutError:
+                    if seek.id in self.matchmaker:
+                        await websocket.send_text(encode(self._waiting(seek)))
+                    continue
+                if message is None:
+                    return  # the client went
+                await websocket.send_text(encode(message))
+                if message["type"] == "paired" or message.get("code") == "server_busy":
+                    await websocket.close(1000)
+                    return
+
+    async def _read(self, websocket: WebSocket, seek: Seek,
+                    outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+        """Act on the client's messages until it goes (then tell the writer)."""
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                reply = await self._handle(seek, message.get("text"))
+                if reply is not None:
+                    outbox.put_nowait(reply)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+        finally:
+            outbox.put_nowait(None)
+
+    async def _handle(self, seek: Seek, text: str | None) -> dict[str, Any] | None:
+        """The error to answer a client message with, or None."""
+
+        def error(code: str, message: str) -> dict[str, Any]:
+            return {"type": "error", "code": code, "message": message}
+
+        if text is None or len(text) > SEEK_MESSAGE:
+            return error("bad_message", f"send JSON text of at most {SEEK_MESSAGE} "
+                                        "characters")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return error("bad_message", f"not JSON: {text[:60]!r}")
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind != "computer":
+            return error("bad_message", f"unknown message type {kind!r}; expected "
+                                        "computer or ping")
+        if seek.id not in self.matchmaker:
+            return None  # seated meanwhile: its seat is on the way
+        waited = seek.waited(self.clock())
+        if waited < self.settings.computer_after:
+            left = math.ceil(self.settings.computer_after - waited)
+            return error("too_early", f"wait {left} s more before playing the computer: "
+                                      "someone may come")
+        await self._seat(self.matchmaker.expand_with_computer(seek.id, self.clock()))
+        return None
