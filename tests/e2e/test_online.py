@@ -109,7 +109,8 @@ def shot(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., None]:
     """Saves a screenshot named after the test and ``what``."""
     folder = Path(os.environ.get("BASRA_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    test = request.node.name.removeprefix("test_")[:60]
+    original = request.node.originalname
+    test = original.removeprefix("test_")[:40] + request.node.name[len(original):]
 
     def take(page: Page, what: str, *, full_page: bool = False) -> None:
         path = folder / f"{test}-{what}.png"
