@@ -3,9 +3,11 @@
 import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, code = null, serverMessage = null) {
     super(message);
     this.status = status;
+    this.code = code; // the refusal's code ("name_taken"...), when the server gave one
+    this.serverMessage = serverMessage; // the server's own one line (English)
   }
 }
 
@@ -33,7 +35,8 @@ async function request(url, options = {}) {
     } else if (response.status === 503 && lang() !== "en") {
       message = t("err_busy");
     }
-    throw new ApiError(message, response.status);
+    const code = body && typeof body.code === "string" ? body.code : null;
+    throw new ApiError(message, response.status, code, body && typeof body.error === "string" ? body.error : null);
   }
   return body;
 }

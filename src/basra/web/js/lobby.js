@@ -11,6 +11,8 @@ import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
 import { familyKey, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, shownName, variantDescription, variantName } from "./matches.js";
+import { redrawAccount, setupAccount } from "./account.js";
+import { redrawOnline, setOnlineAccount, setOnlineVariants, setupOnline } from "./online.js";
 
 const TIMERS = [0, 15, 30, 60];
 const RAW = "more_rules"; // the field of the Advanced box
@@ -628,10 +630,14 @@ function redraw() {
   renderQuickError();
   renderTables();
   renderRecords();
+  redrawAccount();
+  redrawOnline();
 }
 
 async function init() {
   setupLang(redraw);
+  setupOnline();
+  setupAccount(setOnlineAccount);
   $("player-name").value = storedName();
   $("player-name").addEventListener("change", playerName);
   $("quick").addEventListener("click", quickGame);
@@ -646,6 +652,7 @@ async function init() {
   try {
     const [variantList, options] = await Promise.all([getJSON("/api/variants"), getJSON("/api/options")]);
     variants = variantList;
+    setOnlineVariants(variantList);
     if (options?.levels?.length) levels = options.levels;
     specs = (options?.specs ?? []).filter((spec) => spec.name !== "players");
     buildRuleControls();

@@ -47,3 +47,18 @@ export function variantDescription(name, fallback = "") {
   const key = `variant_${name}_desc`;
   return hasKey(key) ? t(key) : fallback;
 }
+
+/** A rating pool's name: "egyptian-2" -> "Egyptian · 2 players". */
+export function poolName(pool) {
+  const cut = pool.lastIndexOf("-");
+  const variant = cut > 0 ? pool.slice(0, cut) : pool;
+  const players = Number(pool.slice(cut + 1));
+  if (!Number.isInteger(players) || cut < 0) return variantName(pool);
+  const count = players === 2 ? t("players_2") : t("players_n", { n: players });
+  return t("table_title", { variant: variantName(variant), players: count });
+}
+
+/** A rating as shown: "1532", with the provisional mark "1532?" while provisional. */
+export function ratingText(rating, provisional = false) {
+  return `${Math.round(rating)}${provisional ? t("provisional_mark") : ""}`;
+}

@@ -17,7 +17,7 @@ export function playerName(info, seat = info?.seat ?? 0) {
     const known = COMPUTER_NAMES.includes(info.name) ? info.name : COMPUTER_NAMES[seat % COMPUTER_NAMES.length];
     return t(`name_${known.toLowerCase()}`);
   }
-  const name = info?.name;
+  const name = info?.account || info?.name; // a logged-in player by their account's name
   if (!name) return t("seat_n", { n: seat + 1 });
   const guest = GUEST.exec(name);
   return guest ? t("guest_n", { n: guest[1] }) : name;

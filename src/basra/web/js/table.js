@@ -7,6 +7,7 @@ import { cardList, cardName, familyKey, hasKey, isRtl, lang, levelName, sentence
 import { guestName, playerName } from "./names.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
+import { receiveChat, renderChat, setupChat } from "./chat.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -145,6 +146,11 @@ function tableTitle(table) {
   return table.partnership ? `${title} · ${t("with_partners")}` : title;
 }
 
+/** Whether the table is rated (made by pairing players who asked for a rated game). */
+function isRated() {
+  return Boolean(state?.rated ?? state?.table?.rated);
+}
+
 function showTitle(table) {
   const title = table ? tableTitle(table) : "";
   $("table-title").textContent = title;
@@ -207,6 +213,8 @@ function receive(message) {
     pendingPlay = false;
     const key = `err_${message.code}`;
     showAlert(lang() === "en" || t(key) === key ? message.message || t(key) : t(key));
+  } else if (message.type === "chat") {
+    receiveChat(message);
   } else if (message.type === "notice") {
     const key = `notice_${message.code}`;
     if (t(key) !== key) {
@@ -295,6 +303,8 @@ function render(previous) {
   if (previous && !newMatch && state.result && !previous.result) liveResult = true;
 
   showTitle(state.table);
+  $("rated-badge").hidden = !isRated();
+  renderChat(state);
   $("paused").hidden = state.paused !== "storage";
   renderScores();
   renderSeats(previous);
@@ -362,6 +372,9 @@ function plate(seat) {
     el("span", { class: "avatar", "aria-hidden": "true", text: (name.trim()[0] ?? "?").toUpperCase() }),
     el("span", { class: "plate-name", text: seat === mySeat() ? `${name} (${t("you")})` : name }));
   if (bot && info.level) node.append(el("span", { class: "level-badge", text: levelName(info.level) }));
+  if (!bot && info?.rating !== null && info?.rating !== undefined) {
+    node.append(el("span", { class: "rating-badge", "data-testid": `rating-${seat}`, title: t("rating_of", { n: info.rating }), text: String(info.rating) }));
+  }
   const dot = info && !out && presence(info);
   if (dot) node.append(dot);
   if (out) node.append(el("span", { class: "presence sitting-out-badge", text: t("sitting_out") }));
@@ -771,6 +784,7 @@ function renderPanels() {
       el("li", { class: `side-${side}${side === result.winner ? " winner" : ""}` },
         el("span", { class: "side-name", text: teamLabel(side) }),
         el("strong", { text: String(total) }))));
+    renderRatingChanges();
     if (celebrated !== matchNumber) {
       celebrated = matchNumber;
       if (liveResult) celebrate(outcome);
@@ -785,6 +799,18 @@ function renderPanels() {
     }
     $("rematch").hidden = !seated;
   }
+}
+
+/** The rated result: each seat's rating before and after the match. */
+function renderRatingChanges() {
+  const changes = state.rating_changes ?? state.result?.rating_changes ?? [];
+  $("rating-changes").hidden = !changes.length;
+  $("rating-change-list").replaceChildren(...changes.map((change) => {
+    const delta = change.after - change.before;
+    const mine = change.seat === mySeat();
+    return el("li", { class: `rating-change${delta > 0 ? " up" : delta < 0 ? " down" : ""}${mine ? " mine" : ""}`, "data-seat": String(change.seat) },
+      t("rating_change", { name: seatName(change.seat), before: change.before, after: change.after, change: `${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${Math.abs(delta)}` }));
+  }));
 }
 
 /** Who won, for a watcher: "Team 2 won" in a partnership, else the player's name. */
@@ -991,6 +1017,7 @@ function init() {
     else returnFocusToHand(null);
   });
   setInterval(() => state && tickTimer(), 250);
+  setupChat(code, (message) => send(message), seatName);
 
   const stored = storedToken(code);
   if (stored) connect(stored.token);

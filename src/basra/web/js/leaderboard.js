@@ -1,0 +1,60 @@
+// The leaderboard (/leaderboard): the top players of every pool (a variant with a number
+// of players), the computer levels among them at their fixed ratings, marked as such.
+// Data: GET /api/leaderboard.
+
+import { $, el } from "./dom.js";
+import { getJSON } from "./api.js";
+import { profileUrl, redrawAccount, setupAccount } from "./account.js";
+import { levelName, setupLang, t } from "./i18n.js";
+import { poolName, ratingText } from "./matches.js";
+
+const COMPUTER = /^Computer \((\w+)\)$/;
+
+let pools = null;
+
+/** A leaderboard entry's name: a person's links to their page; a computer level is named. */
+function playerCell(player) {
+  if (player.computer) {
+    const level = COMPUTER.exec(player.name ?? "");
+    const cell = el("td", { class: "player computer" }, el("span", { class: "computer-mark", "aria-hidden": "true", text: "⚙" }), " ");
+    if (level) cell.append(t("computer_level", { level: levelName(level[1]) }));
+    else cell.append(el("bdi", { text: player.name }), ` (${t("computer_player")})`);
+    return cell;
+  }
+  return el("td", { class: "player" }, el("a", { href: profileUrl(player.name) }, el("bdi", { text: player.name })));
+}
+
+function table(pool, players) {
+  const head = el("tr", {}, ...["rank", "player", "rating", "games"].map((key) => el("th", { scope: "col", text: t(key) })));
+  const rows = players.map((player, i) => el("tr", { class: player.computer ? "computer-row" : "" },
+    el("td", { class: "rank", text: String(i + 1) }),
+    playerCell(player),
+    el("td", { class: "rating", text: ratingText(player.rating, player.provisional) }),
+    el("td", { class: "games", text: player.computer ? "–" : String(player.games ?? 0) })));
+  return el("section", { class: "panel pool", "data-pool": pool, "aria-labelledby": `pool-${pool}` },
+    el("h2", { id: `pool-${pool}`, text: poolName(pool) }),
+    el("table", { class: "board" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+}
+
+function render() {
+  if (!pools) return;
+  const entries = Object.entries(pools).filter(([, players]) => players.length);
+  $("pools").replaceChildren(...(entries.length ? entries.map(([pool, players]) => table(pool, players))
+    : [el("p", { class: "panel empty", text: t("no_players_yet") })]));
+}
+
+async function init() {
+  setupLang(() => {
+    render();
+    redrawAccount();
+  });
+  setupAccount();
+  try {
+    pools = (await getJSON("/api/leaderboard")).pools ?? {};
+  } catch (error) {
+    $("alert").textContent = error.message;
+  }
+  render();
+}
+
+init();
