@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from basra.cli.common import UserError, cli, out
+from basra.server.ratelimit import ACCOUNT_LIMITS
 from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
 
 
@@ -32,6 +33,10 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               metavar="RATES", help="Seats taken per client address.")
 @click.option("--socket-limit", default=_DEFAULT_LIMITS["socket"], show_default=True,
               metavar="RATES", help="Table sockets opened per client address.")
+@click.option("--signup-limit", default=ACCOUNT_LIMITS["signup"], show_default=True,
+              metavar="RATES", help="New accounts per client address.")
+@click.option("--login-limit", default=ACCOUNT_LIMITS["login"], show_default=True,
+              metavar="RATES", help="Log-in attempts per client address.")
 @click.option("--sockets-per-address", type=click.IntRange(min=1), default=64,
               show_default=True, help="Most table sockets open from one client address.")
 @click.option("--max-tables", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -40,7 +45,7 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               help="Processes the master thinks in [default: every core but one].")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], create_limit: str, join_limit: str,
-          socket_limit: str,
+          socket_limit: str, signup_limit: str, login_limit: str,
           sockets_per_address: int, max_tables: int, master_workers: int | None) -> None:
     """Start the web app: play Basra in the browser with friends and computer players."""
     import asyncio
@@ -63,7 +68,8 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
     except ValueError as error:
         raise UserError(f"--allow-origin: {error}") from None
     for option, rates in (("--create-limit", create_limit), ("--join-limit", join_limit),
-                          ("--socket-limit", socket_limit)):
+                          ("--socket-limit", socket_limit), ("--signup-limit", signup_limit),
+                          ("--login-limit", login_limit)):
         try:
             parse_limits(rates)
         except ValueError as error:
@@ -92,7 +98,8 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
     app = create_app(url, bot_delay=bot_delay, away_after=away_after, master_ms=master_ms,
                      allow_origins=origins,
                      rate_limits={"create": create_limit, "join": join_limit,
-                                  "socket": socket_limit},
+                                  "socket": socket_limit, "signup": signup_limit,
+                                  "login": login_limit},
                      address_connections=sockets_per_address, max_tables=max_tables,
                      master_workers=master_workers)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

@@ -48,7 +48,7 @@ from basra.accounts import (
 )
 from basra.store import StorageError, Store, StoredUser
 
-from .ratelimit import RateLimited, RateLimits
+from .ratelimit import ACCOUNT_LIMITS, RateLimited, RateLimits
 from .security import parse_origin
 
 __all__ = ["ACCOUNT_LIMITS", "SESSION_COOKIE", "AccountSettings", "accounts_router",
@@ -57,9 +57,6 @@ __all__ = ["ACCOUNT_LIMITS", "SESSION_COOKIE", "AccountSettings", "accounts_rout
 SESSION_COOKIE = "basra_session"
 """The name of the cookie that holds a session's token."""
 
-ACCOUNT_LIMITS = {"signup": "10/minute;100/day", "login": "20/minute;300/hour"}
-"""Per client address: sign-ups, and log-in attempts (right or wrong). ``create_app``'s
-``rate_limits`` may set other rates under these names."""
 
 _WHAT = {"signup": "sign-ups", "login": "log-in attempts"}
 MAX_BODY = 4096

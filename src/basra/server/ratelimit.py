@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from limits import RateLimitItem
 
-__all__ = ["DEFAULT_LIMITS", "RateLimited", "RateLimits", "parse_limits"]
+__all__ = ["ACCOUNT_LIMITS", "DEFAULT_LIMITS", "RateLimited", "RateLimits", "parse_limits"]
 
 DEFAULT_LIMITS = {"create": "20/minute;300/day", "join": "60/minute", "socket": "240/minute"}
 """Per client address: new tables (quick games included), seats taken, and table sockets
@@ -31,6 +31,10 @@ opened.
 
 (The ``limits`` library is imported on first use: the ``basra`` command shows these
 defaults without loading it.)"""
+
+ACCOUNT_LIMITS = {"signup": "10/minute;100/day", "login": "20/minute;300/hour"}
+"""Per client address: sign-ups, and log-in attempts (right or wrong). ``create_app``'s
+``rate_limits`` may set other rates under these names."""
 
 _WHAT = {"create": "new tables", "join": "seats taken", "socket": "table sockets opened"}
 

@@ -95,7 +95,9 @@ function refusal(error) {
   const known = `err_${code}`;
   let shown;
   if (lang() === "en" && error.serverMessage) shown = { text: error.serverMessage };
-  else if (t(known) !== known) shown = { key: known };
+  else if (code === "rate_limited") {
+    shown = { text: t("err_account_rate_limited", { seconds: error.retryAfter || "60" }) };
+  } else if (t(known) !== known) shown = { key: known };
   else shown = { text: error.message || t("err_account_failed") };
   return [FIELD_OF[code] ?? "form", shown];
 }

@@ -3,11 +3,12 @@
 import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(message, status, code = null, serverMessage = null) {
+  constructor(message, status, code = null, serverMessage = null, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code; // the refusal's code ("name_taken"...), when the server gave one
     this.serverMessage = serverMessage; // the server's own one line (English)
+    this.retryAfter = retryAfter; // seconds to wait, from a 429's Retry-After
   }
 }
 
@@ -36,7 +37,9 @@ async function request(url, options = {}) {
       message = t("err_busy");
     }
     const code = body && typeof body.code === "string" ? body.code : null;
-    throw new ApiError(message, response.status, code, body && typeof body.error === "string" ? body.error : null);
+    throw new ApiError(message, response.status, code,
+      body && typeof body.error === "string" ? body.error : null,
+      response.headers.get("Retry-After"));
   }
   return body;
 }
