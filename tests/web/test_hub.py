@@ -232,12 +232,12 @@ def test_a_table_that_cannot_be_restored_is_reported_loudly(
         healthy = client.get("/healthz").json()
         assert healthy["status"] == "ok" and healthy["unrestored"] == []
 
-    async def corrupt() -> None:  # a move the rules refuse: 2C taking 2C, both seats
+    async def corrupt() -> None:  # a move no deal allows: AH taking itself
         store = Store(url)
         await store.open()
         async with store.engine.begin() as conn:
             await conn.execute(insert(moves_table).values(
-                code=quick["code"], match_number=1, idx=0, move=(1 << 6) | 1))
+                code=quick["code"], match_number=1, idx=0, move=(1 << 1) << 6 | 1))
         await store.close()
 
     anyio.run(corrupt)
