@@ -39,7 +39,6 @@ from .replay import replay_frames
 from .security import EdgeChecks
 from .seeking import Seeking, SeekSettings
 from .table import ConfigError, JoinError, SeatConfig, TableConfig
-from .views import seat_list, table_info
 
 __all__ = ["create_app"]
 
@@ -267,17 +266,13 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.get("/api/tables")
     async def open_tables() -> list[dict[str, Any]]:
         """Tables that someone can join: waiting for a person in a free seat."""
-        listed = [t for t in hub.tables.values() if t.status == "waiting" and t.free_seats()]
-        listed.sort(key=lambda t: t.code)
-        return [
-            {"code": t.code, "variant": t.config.variant, "players": t.rules.players,
-             "status": t.status, "seats": seat_list(t)}
-            for t in listed[:50]
-        ]
+        listed = await hub.open_tables()
+        listed.sort(key=lambda t: str(t["code"]))
+        return listed[:50]
 
     @app.get("/api/tables/{code}")
     async def describe_table(code: str) -> dict[str, Any]:
-        return table_info(await hub.table(code))
+        return await hub.describe(code)
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
@@ -347,7 +342,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
             await websocket.close(close_code)
 
         try:
-            table = await hub.table(code)
+            connection = await hub.open_socket(code, websocket.query_params.get("token"),
+                                               address(websocket))
         except UnknownTableError:
             return await refuse("unknown_table", f"no table has the code {code[:40]!r}", 4404)
         except ExpiredTableError:
@@ -358,17 +354,11 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         except StorageError:
             return await refuse("storage_down", "the server cannot read its storage right "
                                 "now; try again in a moment", 4503)
-        token = websocket.query_params.get("token")
-        seat = None
-        if token:
-            seat = table.seat_of_token(token)
-            if seat is None:
-                return await refuse("unknown_token",
-                                    "this token holds no seat at this table; join again", 4401)
-        try:
-            connection = hub.connect(table, seat, address(websocket))
+        except ServerBusyError as error:
+            return await refuse("server_busy", str(error), 4503)
         except RefusedConnection as refused:
-            return await refuse(refused.code, str(refused), 4429)
+            return await refuse(refused.code, str(refused),
+                                4401 if refused.code == "unknown_token" else 4429)
         # The socket ends when the client goes, or when the server closes it (a seat
         # opened in too many places, a client too far behind).
         reader = asyncio.create_task(_read(websocket, connection, hub))

@@ -15,6 +15,12 @@ Tables live in memory only while someone uses them: a table nobody has connected
 within ``unopened_after`` seconds expires; a table with no connection for ``idle_after``
 seconds leaves memory and is loaded again, from the database, when someone comes back.
 The computer plays only at tables that someone is connected to.
+
+**Many servers** (``cluster.py``): with a shared cluster, each live table has one owner
+server; this hub owns the tables in :attr:`Hub.tables` and *relays* others (``relay.py``):
+its sockets at a table owned elsewhere send their intents to the owner and get the owner's
+views. The owner counts every server's sockets at its tables (their *presence*) and sends
+each relaying server the views of the seats it serves.
 """
 
 from __future__ import annotations
@@ -31,20 +37,23 @@ from typing import Any
 from basra.observe import observe
 from basra.ratings import computer_key, new_rating, ranks_from_totals
 from basra.record import dumps
-from basra.store import RatedMatch, StorageError, Store, StoreHealth, user_key
+from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealth, user_key
 
+from .cluster import Cluster
 from .computer import ComputerPlayers
 from .messages import Intent, parse_intent
 from .table import IntentError, Table, TableConfig, new_code, new_seed
-from .views import shared_parts, state_message
+from .views import seat_list, shared_parts, state_message, table_info
 
 __all__ = [
     "Account",
     "Connection",
+    "ElsewhereError",
     "ExpiredTableError",
     "Hub",
     "HubSettings",
     "RefusedConnection",
+    "RemoteTable",
     "ServerBusyError",
     "UnknownTableError",
     "UnrestoredTableError",
@@ -69,6 +78,10 @@ class UnknownTableError(KeyError):
 
 class ExpiredTableError(KeyError):
     """The table expired: nobody ever connected to it."""
+
+
+class ElsewhereError(RuntimeError):
+    """Another server owns the table; ``args[1]`` is its id."""
 
 
 class UnrestoredTableError(RuntimeError):
@@ -115,10 +128,21 @@ class HubSettings:
 
 
 @dataclass(eq=False)
+class RemoteTable:
+    """A table another server owns, as a relaying server knows it."""
+
+    code: str
+    owner: str | None
+    """The owning server's id (None while it is being found out)."""
+    seq: int = 0
+    """The ``seq`` of the latest view passed on."""
+
+
+@dataclass(eq=False)
 class Connection:
     """One open socket at a table: a seat's or a watcher's."""
 
-    table: Table
+    table: Table | RemoteTable
     seat: int | None
     address: str = ""
     outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
@@ -128,6 +152,8 @@ class Connection:
     """What a watcher is called in the chat (\"Watcher 2\")."""
     chatted: list[float] = field(default_factory=list)
     """When this connection's latest chat messages were sent (monotonic seconds)."""
+    version: tuple[int, int] = (0, 0)
+    """The (owner epoch, change number) of the latest view a relay passed on."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.outbox.qsize() >= OUTBOX_LIMIT:
@@ -143,9 +169,14 @@ class Connection:
 class Hub:
     """The live tables of one server."""
 
-    def __init__(self, store: Store, settings: HubSettings | None = None) -> None:
+    def __init__(self, store: Store, settings: HubSettings | None = None,
+                 cluster: Cluster | None = None) -> None:
+        from .relay import Relay
+
         self.store = store
         self.settings = settings or HubSettings()
+        self.cluster = cluster or Cluster()
+        self.relay = Relay(self)
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.unrestored: dict[str, str] = {}
@@ -163,19 +194,30 @@ class Hub:
         self._watchers_seen: dict[str, int] = {}
         """Watchers who have connected to each table (their chat names count up)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.epochs: dict[str, int] = {}
+        """The owner epoch this server claimed each of its tables at (shared cluster)."""
+        self.presence: dict[str, dict[str, tuple[list[int], int, float]]] = {}
+        """Other servers' sockets at this server's tables: code -> server -> (sockets per
+        seat, watchers, when last told, monotonic)."""
+        self._versions: dict[str, int] = {}
         store.on_health(self._storage_changed)
 
     # -- life ----------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Load the tables active in the last ``idle_after`` seconds (others are loaded
-        when someone comes to them), and start the sweeper."""
-        since = int((time.time() - self.settings.idle_after) * 1000)
-        for saved in await self.store.load_tables(since_ms=since,
-                                                   limit=self.settings.max_tables):
-            with contextlib.suppress(UnrestoredTableError, ExpiredTableError):
-                await self._rebuild(saved)
+        when someone comes to them), and start the sweeper. A server of a shared cluster
+        loads nothing at start: each table is loaded by whichever server is asked for
+        it first once its owner is gone."""
+        await self.cluster.start(self.relay.answer, self.relay.take)
+        if not self.cluster.shared:
+            since = int((time.time() - self.settings.idle_after) * 1000)
+            for saved in await self.store.load_tables(since_ms=since,
+                                                       limit=self.settings.max_tables):
+                with contextlib.suppress(UnrestoredTableError, ExpiredTableError):
+                    await self._rebuild(saved)
         self._sweeper = asyncio.create_task(self._sweep(), name="basra-sweeper")
+        self.relay.start()
 
     async def stop(self) -> None:
         """Cancel timers and pending work; what is confirmed is already stored."""
@@ -188,6 +230,12 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.relay.stop()
+        if self.cluster.shared:
+            for code in list(self.tables):  # another server may take them over at once
+                with contextlib.suppress(Exception):
+                    await self.cluster.release(code)
+        await self.cluster.stop()
         self.computer.close()
 
     def health(self) -> dict[str, Any]:
@@ -199,6 +247,7 @@ class Hub:
             "unrestored": [{"code": code, "error": reason}
                            for code, reason in sorted(self.unrestored.items())],
             "master_queue": self.computer.master_queue,
+            "cluster": {**self.cluster.health(), **self.relay.health()},
         }
 
     # -- finding tables ------------------------------------------------------------------
@@ -222,12 +271,15 @@ class Hub:
         future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
+            epoch = await self._claim(code)
             try:
                 saved = await self.store.load_table(code)
             except Exception as error:
                 raise StorageError(f"the database could not be read: {error}") from None
             if saved is None:
                 raise UnknownTableError(code)
+            if epoch is not None:
+                self.epochs[code] = epoch
             table = await self._rebuild(saved)
         except BaseException as error:
             future.set_exception(error)
@@ -238,6 +290,25 @@ class Hub:
             return table
         finally:
             del self._loading[code]
+
+    async def _claim(self, code: str) -> int | None:
+        """In a shared cluster, take the table's lease and raise its owner epoch in the
+        database (the epoch; raises :class:`ElsewhereError` when another server holds
+        the lease, :class:`UnknownTableError` when no table has the code). None alone."""
+        if not self.cluster.shared:
+            return None
+        owner = await self.relay.lease(code)
+        if owner is not None:
+            raise ElsewhereError(code, owner)
+        try:
+            epoch = await self.store.claim_table(code)
+        except BaseException:
+            self._spawn(self.cluster.release(code))
+            raise
+        if epoch is None:
+            self._spawn(self.cluster.release(code))
+            raise UnknownTableError(code)
+        return epoch
 
     async def _rebuild(self, saved: Any) -> Table:
         """A stored table back in memory, replayed move by move."""
@@ -252,6 +323,7 @@ class Hub:
         except Exception as error:
             reason = f"{type(error).__name__}: {error}"
             self.unrestored[saved.code] = reason
+            self.epochs.pop(saved.code, None)
             log.error("TABLE %s COULD NOT BE RESTORED from the database (%s); its players "
                       "are told, and /healthz lists it", saved.code, reason)
             raise UnrestoredTableError(saved.code, reason) from None
@@ -281,8 +353,16 @@ class Hub:
         self._locks[table.code] = asyncio.Lock()
         self._idle_since[table.code] = time.monotonic()
 
-    def _remove(self, table: Table) -> None:
+    def _remove(self, table: Table, release: bool = True) -> None:
+        """The table leaves memory (and, in a shared cluster, its lease is given up,
+        unless it was lost)."""
         code = table.code
+        if self.cluster.shared and self.tables.get(code) is table:
+            self.epochs.pop(code, None)
+            self.presence.pop(code, None)
+            self._versions.pop(code, None)
+            if release:
+                self._spawn(self.cluster.release(code))
         self.tables.pop(code, None)
         self.connections.pop(code, None)
         self._locks.pop(code, None)
@@ -338,8 +418,9 @@ class Hub:
             raise ServerBusyError(f"the server has {len(self.tables)} tables open, its "
                                   "most: try again later")
         code = new_code()
-        while code in self.tables:
+        while code in self.tables or await self.relay.lease(code) is not None:
             code = new_code()
+        epoch = 1 if self.cluster.shared else 0
         table = Table(code, config, new_seed())
         seated: list[tuple[int, str]] = []
         for index, player in enumerate(players):
@@ -355,9 +436,14 @@ class Hub:
                 code, config.to_dict(), table.seed,
                 [(s, table.names[s] or "", hashed) for s, hashed in table.token_hashes.items()],
                 status=table.status,
-                accounts={s: a[0] for s, a in enumerate(table.accounts) if a is not None})
+                accounts={s: a[0] for s, a in enumerate(table.accounts) if a is not None},
+                epoch=epoch)
         except StorageError as error:
+            if self.cluster.shared:
+                self._spawn(self.cluster.release(code))
             raise ServerBusyError(f"the table could not be saved: {error}") from None
+        if self.cluster.shared:
+            self.epochs[code] = epoch
         self._add(table)
         self._changed(table)
         return table, seated
@@ -365,7 +451,55 @@ class Hub:
     async def join(self, code: str, name: object, seat: object = None,
                    account: Account | None = None) -> tuple[int, str]:
         """Take a human seat at a table, stored: (seat, token); a logged-in player's
-        ``account`` holds it (one seat per account at a table)."""
+        ``account`` holds it (one seat per account at a table). The table's owner does
+        it, wherever it is."""
+        found = await self.relay.place(code)
+        if isinstance(found, RemoteTable):
+            result = await self.relay.ask(found, "join", {
+                "name": name if isinstance(name, str | None) else repr(name), "seat": seat,
+                "account": None if account is None else list(account)})
+            return int(result[0]), str(result[1])
+        return await self.join_here(code, name, seat, account)
+
+    async def describe(self, code: str) -> dict[str, Any]:
+        """The table's public description (``GET /api/tables/{code}``), from its owner."""
+        found = await self.relay.place(code)
+        if isinstance(found, RemoteTable):
+            described: dict[str, Any] = await self.relay.ask(found, "describe", {})
+            return described
+        return table_info(found)
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The tables waiting for players in free seats (the lobby's list): this
+        server's alone, or every server's (from the database) in a shared cluster."""
+        def listed(table: Table) -> dict[str, Any]:
+            return {"code": table.code, "variant": table.config.variant,
+                    "players": table.rules.players, "status": table.status,
+                    "seats": seat_list(table)}
+
+        if not self.cluster.shared:
+            return [listed(t) for t in self.tables.values()
+                    if t.status == "waiting" and t.free_seats()]
+        since = int((time.time() - self.settings.idle_after) * 1000)
+        found = []
+        for saved in await self.store.load_tables(since_ms=since, limit=200,
+                                                   statuses=("waiting",)):
+            table = self.tables.get(saved.code)
+            if table is None:
+                try:
+                    table = Table(saved.code, TableConfig.from_dict(saved.config),
+                                  saved.seed, saved.match_number)
+                    for seat, (name, hashed) in saved.seats.items():
+                        table.take_seat(seat, name, hashed, saved.accounts.get(seat))
+                except Exception:
+                    continue
+            if table.status == "waiting" and table.free_seats():
+                found.append(listed(table))
+        return found
+
+    async def join_here(self, code: str, name: object, seat: object = None,
+                        account: Account | None = None) -> tuple[int, str]:
+        """:meth:`join` at a table this server owns."""
         table = await self.table(code)
         self._require_storage()
         async with self._locks[code]:
@@ -378,7 +512,13 @@ class Hub:
                 await self.store.save_seat(code, taken, table.names[taken] or "",
                                            table.token_hashes[taken],
                                            status="playing" if starts else None,
-                                           user_id=None if account is None else account[0])
+                                           user_id=None if account is None else account[0],
+                                           epoch=self.epochs.get(code))
+            except FencedError:
+                table.leave_seat(taken)
+                self.relay.lost(table)
+                raise ServerBusyError("the table moved to another server: "
+                                      "try again") from None
             except StorageError as error:
                 table.leave_seat(taken)
                 raise ServerBusyError(f"the seat could not be saved: {error}") from None
@@ -391,27 +531,67 @@ class Hub:
 
     # -- connections ---------------------------------------------------------------------
 
-    def connect(self, table: Table, seat: int | None, address: str = "") -> Connection:
-        """A new socket at a table; it is sent the current state at once.
+    async def open_socket(self, code: str, token: str | None, address: str = ""
+                          ) -> Connection:
+        """A new socket at a table, for the seat its ``token`` holds (a watcher's without
+        one), wherever the table's owner is; it is sent the current state at once.
 
-        Raises :class:`RefusedConnection` when the address has too many sockets open; a
-        seat's sockets beyond ``seat_connections`` close the oldest."""
+        Raises :class:`UnknownTableError`, :class:`ExpiredTableError`,
+        :class:`UnrestoredTableError`, :class:`StorageError`, :class:`ServerBusyError`
+        (the owner cannot be reached) or :class:`RefusedConnection` (``unknown_token``,
+        too many sockets)."""
+        self.count_address(address)
+        found = await self.relay.place(code)
+        if isinstance(found, RemoteTable):
+            return await self.relay.open(found, token, address)
+        seat = None
+        if token:
+            seat = found.seat_of_token(token)
+            if seat is None:
+                raise RefusedConnection("unknown_token",
+                                        "this token holds no seat at this table; join again")
+        return self.connect(found, seat, address)
+
+    def count_address(self, address: str) -> None:
+        """Raise :class:`RefusedConnection` when the address has its most sockets open."""
         if self._per_address.get(address, 0) >= self.settings.address_connections:
             raise RefusedConnection(
                 "too_many_connections",
                 f"{address} has {self.settings.address_connections} sockets open, the most "
                 "allowed: close some")
-        connection = Connection(table, seat, address)
-        if seat is None:
-            number = self._watchers_seen.get(table.code, 0) + 1
-            self._watchers_seen[table.code] = number
-            connection.watcher_name = f"Watcher {number}"
-        self._per_address[address] = self._per_address.get(address, 0) + 1
-        self.connections[table.code].add(connection)
-        self._idle_since.pop(table.code, None)
+
+    def add_address(self, address: str, change: int) -> None:
+        left = self._per_address.get(address, 0) + change
+        if left > 0:
+            self._per_address[address] = left
+        else:
+            self._per_address.pop(address, None)
+
+    def watcher_name(self, code: str) -> str:
+        """The chat name of a table's next watcher (\"Watcher 2\")."""
+        number = self._watchers_seen.get(code, 0) + 1
+        self._watchers_seen[code] = number
+        return f"Watcher {number}"
+
+    def opened(self, table: Table) -> None:
+        """Someone came to the table: it never expires as unopened."""
         if not table.opened:
             table.opened = True
             self._spawn(self.store.mark_opened(table.code))
+
+    def connect(self, table: Table, seat: int | None, address: str = "") -> Connection:
+        """A new socket at a table this server owns; it is sent the current state at once.
+
+        Raises :class:`RefusedConnection` when the address has too many sockets open; a
+        seat's sockets beyond ``seat_connections`` close the oldest."""
+        self.count_address(address)
+        connection = Connection(table, seat, address)
+        if seat is None:
+            connection.watcher_name = self.watcher_name(table.code)
+        self.add_address(address, 1)
+        self.connections[table.code].add(connection)
+        self._idle_since.pop(table.code, None)
+        self.opened(table)
         if seat is None:
             connection.send(state_message(table, None))
             self._plan(table)
@@ -422,29 +602,49 @@ class Hub:
             old.send({"type": "error", "code": "replaced", "seq": table.seq,
                       "message": "this seat was opened in more places; this one is closed"})
             old.close()
-        table.connections[seat] += 1
+        self.seat_came(table, seat)
+        return connection
+
+    def seat_came(self, table: Table, seat: int) -> None:
+        """A socket for a seat opened (here or at a relaying server)."""
+        self.recount(table)
         timer = self._away_timers.pop((table.code, seat), None)
         if timer is not None:
             timer.cancel()
         table.away.discard(seat)  # a returning player takes the seat back
         self._changed(table)
-        return connection
+
+    def recount(self, table: Table) -> None:
+        """Count the sockets of each seat: this server's and relaying servers'."""
+        counts = [0] * table.rules.players
+        for connection in self.connections.get(table.code, ()):
+            if connection.seat is not None:
+                counts[connection.seat] += 1
+        for seats, _watchers, _when in self.presence.get(table.code, {}).values():
+            for seat, count in enumerate(seats[:len(counts)]):
+                counts[seat] += max(0, count)
+        table.connections = counts
+
+    def attended(self, code: str) -> bool:
+        """Whether anyone, on any server, has a socket open at the table."""
+        return bool(self.connections.get(code)) or any(
+            any(seats) or watchers
+            for seats, watchers, _when in self.presence.get(code, {}).values())
 
     def disconnect(self, connection: Connection) -> None:
+        self.add_address(connection.address, -1)
         table = connection.table
-        left = self._per_address.get(connection.address, 1) - 1
-        if left > 0:
-            self._per_address[connection.address] = left
-        else:
-            self._per_address.pop(connection.address, None)
+        if isinstance(table, RemoteTable):
+            self.relay.closed(connection)
+            return
         at_table = self.connections.get(table.code)
         if at_table is None or connection not in at_table:
             return
         at_table.discard(connection)
-        if not at_table:
+        if not self.attended(table.code):
             self._idle_since[table.code] = time.monotonic()
         if connection.seat is not None:
-            table.connections[connection.seat] -= 1
+            self.recount(table)
             self._changed(table)
 
     def _watch_absent(self, table: Table) -> None:
@@ -481,15 +681,26 @@ class Hub:
     async def _handle(self, connection: Connection, text: str) -> None:
         try:
             intent = parse_intent(text)
-            await self._act(connection, intent)
+            if intent.kind == "chat":
+                self._chat_allowed(connection)
+            if isinstance(connection.table, RemoteTable):
+                if intent.kind == "ping":
+                    connection.send({"type": "pong"})
+                    return
+                await self.relay.forward(connection, text)
+                return
+            await self.act(connection, intent)
         except IntentError as refused:
             self.error(connection, refused.code, str(refused))
         except Exception:  # a bug must not take the table or the server down
             log.exception("a message at table %s failed", connection.table.code)
             self.error(connection, "server_error", "the server could not handle this message")
 
-    async def _act(self, connection: Connection, intent: Intent) -> None:
+    async def act(self, connection: Connection, intent: Intent) -> None:
+        """Act on an intent of a socket at a table this server owns (its own socket, or
+        a relaying server's stand-in for one)."""
         table = connection.table
+        assert isinstance(table, Table)
         if intent.kind == "ping":
             connection.send({"type": "pong"})
             return
@@ -532,13 +743,10 @@ class Hub:
 
     # -- chat ----------------------------------------------------------------------------
 
-    def _chat(self, connection: Connection, intent: Intent) -> None:
-        """Pass a chat message on: a player's to everyone at the table, a watcher's to
-        the watchers only. Nothing else is in it: the table's state does not change."""
-        table = connection.table
-        if intent.text is not None and not table.free_text:
-            raise IntentError("free_text_off", "free text is off at this table (every "
-                              "player must agree to it); send a phrase")
+    @staticmethod
+    def _chat_allowed(connection: Connection) -> None:
+        """Count a chat message of a socket (at the server the socket is open to), or
+        raise ``chat_limit``."""
         now = time.monotonic()
         most, seconds = CHAT_LIMIT
         connection.chatted = [at for at in connection.chatted if now - at < seconds]
@@ -546,6 +754,15 @@ class Hub:
             raise IntentError("chat_limit", f"at most {most} chat messages per "
                               f"{seconds:g} seconds: wait a moment")
         connection.chatted.append(now)
+
+    def _chat(self, connection: Connection, intent: Intent) -> None:
+        """Pass a chat message on: a player's to everyone at the table, a watcher's to
+        the watchers only. Nothing else is in it: the table's state does not change."""
+        table = connection.table
+        assert isinstance(table, Table)
+        if intent.text is not None and not table.free_text:
+            raise IntentError("free_text_off", "free text is off at this table (every "
+                              "player must agree to it); send a phrase")
         seat = connection.seat
         sender: dict[str, Any] = (
             {"watcher": True, "name": connection.watcher_name} if seat is None
@@ -555,10 +772,17 @@ class Hub:
             message["phrase"] = intent.phrase
         else:
             message["text"] = intent.text
-        text = encode(message)
+        self.broadcast(table, encode(message), watchers_only=seat is None)
+
+    def broadcast(self, table: Table, text: str, watchers_only: bool = False) -> None:
+        """Send every socket at the table a message (only the watchers' with
+        ``watchers_only``), on every server."""
         for other in self.connections.get(table.code, ()):
-            if seat is not None or other.seat is None:
+            if not watchers_only or other.seat is None:
                 other.send(text)
+        for server in self.presence.get(table.code, {}):
+            self.cluster.send(server, {"k": "deliver", "code": table.code, "text": text,
+                                       "watchers_only": watchers_only})
 
     # -- play ----------------------------------------------------------------------------
 
@@ -566,7 +790,12 @@ class Hub:
         """Store a legal move, then play it (call with the table's lock held); ``mover``
         is the human seat that played it itself, if one did."""
         try:
-            await self.store.add_move(table.code, table.match_number, table.seq, move)
+            await self.store.add_move(table.code, table.match_number, table.seq, move,
+                                      epoch=self.epochs.get(table.code))
+        except FencedError:
+            self.relay.lost(table)
+            raise IntentError("server_error", "the table moved to another server, so the "
+                              "play was not made: send it again") from None
         except StorageError as error:
             raise IntentError("server_error",
                               f"the play could not be saved, so it was not made: {error}"
@@ -636,7 +865,12 @@ class Hub:
             raise IntentError("not_over", "the match is not over yet")
         seed = new_seed()
         try:
-            await self.store.start_match(table.code, table.match_number + 1, seed)
+            await self.store.start_match(table.code, table.match_number + 1, seed,
+                                         epoch=self.epochs.get(table.code))
+        except FencedError:
+            self.relay.lost(table)
+            raise IntentError("server_error", "the table moved to another server: "
+                              "ask again") from None
         except StorageError as error:
             raise IntentError("server_error",
                               f"the rematch could not be saved: {error}") from None
@@ -652,19 +886,48 @@ class Hub:
             self._changed(table)
 
     def _changed(self, table: Table) -> None:
-        """Plan the table's next event, then send every connection its view."""
+        """Plan the table's next event, then send every connection its view (and every
+        relaying server the views of the seats it serves)."""
         self._plan(table)
-        connections = self.connections.get(table.code, ())
-        if not connections:
+        code = table.code
+        connections = self.connections.get(code, ())
+        presence = self.presence.get(code)
+        if not connections and not presence:
             return
         shared = shared_parts(table)
         texts: dict[int | None, str] = {}
-        for connection in connections:
-            text = texts.get(connection.seat)
+
+        def text_for(seat: int | None) -> str:
+            text = texts.get(seat)
             if text is None:
-                text = texts[connection.seat] = encode(
-                    state_message(table, connection.seat, shared))
-            connection.send(text)
+                text = texts[seat] = encode(state_message(table, seat, shared))
+            return text
+
+        for connection in connections:
+            connection.send(text_for(connection.seat))
+        if presence:
+            version = self._versions.get(code, 0) + 1
+            self._versions[code] = version
+            for server, (seats, watchers, _when) in presence.items():
+                views = {str(seat): text_for(seat)
+                         for seat, count in enumerate(seats) if count > 0}
+                if watchers:
+                    views["w"] = text_for(None)
+                self.cluster.send(server, {"k": "views", "code": code, "seq": table.seq,
+                                           "version": [self.epochs.get(code, 0), version],
+                                           "views": views})
+
+    def changed(self, table: Table) -> None:
+        """Something about the table changed: plan its next event and send the views."""
+        self._changed(table)
+
+    def forget(self, table: Table) -> None:
+        """The table leaves memory without giving up a lease (it was lost already)."""
+        self._remove(table, release=False)
+
+    def version(self, code: str) -> tuple[int, int]:
+        """The (owner epoch, change number) of the table's latest views."""
+        return self.epochs.get(code, 0), self._versions.get(code, 0)
 
     def _plan(self, table: Table) -> None:
         """Arm the table's next event, unless the same turn already has one (comings and
@@ -673,7 +936,7 @@ class Hub:
         self._watch_absent(table)
         seat = table.to_play()
         seq = table.seq
-        attended = bool(self.connections.get(table.code)) and table.paused is None
+        attended = self.attended(table.code) and table.paused is None
         turn = None if seat is None or not attended else (seq, seat, table.computer_plays(seat))
         if turn is not None and table.code in self._next_event \
                 and self._planned.get(table.code) == turn:
@@ -746,10 +1009,9 @@ class Hub:
                 log.error("the computer's move at table %s could not be saved", table.code)
                 return
         if choice.note is not None:
-            for connection in self.connections.get(table.code, ()):
-                connection.send({"type": "notice", "code": choice.note, "seat": seat,
-                                 "message": "the master is busy: the expert played this "
-                                            "move"})
+            self.broadcast(table, encode({
+                "type": "notice", "code": choice.note, "seat": seat,
+                "message": "the master is busy: the expert played this move"}))
         self._changed(table)
 
     # -- memory --------------------------------------------------------------------------
@@ -769,7 +1031,7 @@ class Hub:
         now = time.monotonic()
         for code, since in list(self._idle_since.items()):
             table = self.tables.get(code)
-            if table is None or self.connections.get(code) or self._locks[code].locked():
+            if table is None or self.attended(code) or self._locks[code].locked():
                 continue
             if not table.opened and now - since >= self.settings.unopened_after:
                 await self._expire(table)

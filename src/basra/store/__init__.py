@@ -1,6 +1,7 @@
 """Persistence of tables, finished matches and accounts (SQLite by default, PostgreSQL by URL)."""
 
 from .db import (
+    FencedError,
     RatedMatch,
     SavedTable,
     SeatChange,
@@ -16,6 +17,7 @@ from .db import (
 )
 
 __all__ = [
+    "FencedError",
     "RatedMatch",
     "SavedTable",
     "SeatChange",

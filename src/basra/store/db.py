@@ -75,6 +75,7 @@ from .schema import (
 )
 
 __all__ = [
+    "FencedError",
     "RatedMatch",
     "SavedTable",
     "SeatChange",
@@ -107,6 +108,15 @@ CHECKPOINT_EVERY = 1.0
 class StorageError(RuntimeError):
     """The database cannot be used: not reachable, read-only, or a write that can never
     succeed. The message names the database and the reason."""
+
+
+class FencedError(StorageError):
+    """A write for a table that another server has taken over since this one claimed it
+    (the stored owner epoch is newer): nothing of it was written."""
+
+
+class _Fenced(Exception):
+    """Raised inside a transaction whose table's owner epoch moved on."""
 
 
 def default_database_url() -> str:
@@ -266,6 +276,8 @@ class _MoveRow(NamedTuple):
     match_number: int
     idx: int
     move: int
+    epoch: int | None = None
+    """The writer's owner epoch of the table (servers sharing a database), or None."""
 
 
 Work = Callable[[Connection], Any]
@@ -289,10 +301,15 @@ def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()
     """Run changes in order; runs of move rows go in one executemany. The tables named
     in ``touch`` get their ``updated_at`` set to now."""
     rows: list[dict[str, Any]] = []
+    fenced: set[tuple[str, int]] = set()
     for change in changes:
         work = change.work
         if isinstance(work, _MoveRow):
-            rows.append(work._asdict())
+            if work.epoch is not None and (work.code, work.epoch) not in fenced:
+                _fence(conn, work.code, work.epoch)
+                fenced.add((work.code, work.epoch))
+            rows.append({"code": work.code, "match_number": work.match_number,
+                         "idx": work.idx, "move": work.move})
             continue
         if rows:
             conn.execute(_MOVES_INSERT, rows)
@@ -306,11 +323,23 @@ def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()
                      .values(updated_at=_now_ms()))
 
 
+def _fence(conn: Connection, code: str, epoch: int) -> None:
+    """Go on only while the table's stored owner epoch is ``epoch`` (raises
+    :class:`_Fenced`, which rolls the transaction back, when another server has claimed
+    the table since)."""
+    done = conn.execute(update(tables_table).where(tables_table.c.code == code,
+                                                   tables_table.c.owner_epoch == epoch)
+                        .values(updated_at=_now_ms()))
+    if done.rowcount != 1:
+        raise _Fenced(code)
+
+
 def _lasting(error: BaseException) -> bool:
     """Whether a failed write would fail again however often it is tried (a bug, a
-    conflict), rather than fail because of the database's condition (disk full, read-only,
-    connection lost), which can pass."""
-    return isinstance(error, IntegrityError | DataError | ProgrammingError | NotSupportedError)
+    conflict, a table taken over by another server), rather than fail because of the
+    database's condition (disk full, read-only, connection lost), which can pass."""
+    return isinstance(error, IntegrityError | DataError | ProgrammingError
+                      | NotSupportedError | _Fenced)
 
 
 def _reason(error: BaseException) -> str:
@@ -514,6 +543,11 @@ class Store:
                         await self._write([change])
                     return
                 change = batch[0]
+                if isinstance(error, _Fenced):
+                    if not change.future.done():
+                        change.future.set_exception(FencedError(
+                            f"table {error.args[0]} was taken over by another server"))
+                    return
                 if await self._already_stored(change):
                     self._committed([change])
                     return
@@ -580,14 +614,16 @@ class Store:
     async def create_table(self, code: str, config: dict[str, Any], seed: int,
                            seats: Iterable[tuple[int, str, str]] = (),
                            status: str = "waiting",
-                           accounts: Mapping[int, int] | None = None) -> None:
+                           accounts: Mapping[int, int] | None = None,
+                           epoch: int = 0) -> None:
         """A new table and its first taken seats ``(seat, name, token hash)``;
-        ``accounts`` maps the seats taken by logged-in players to their account ids."""
+        ``accounts`` maps the seats taken by logged-in players to their account ids;
+        ``epoch`` is its creator's owner epoch (servers sharing the database)."""
         now = _now_ms()
         accounts = accounts or {}
         statements = [insert(tables_table).values(
             code=code, config=json.dumps(config), seed=seed, match_number=1,
-            created_at=now, updated_at=now, status=status)]
+            created_at=now, updated_at=now, status=status, owner_epoch=epoch)]
         statements += [insert(seats_table).values(code=code, seat=seat, name=name,
                                                    token_hash=hashed,
                                                    user_id=accounts.get(seat))
@@ -595,20 +631,41 @@ class Store:
         await self._commit(_statements(statements))
 
     async def save_seat(self, code: str, seat: int, name: str, token_hash: str,
-                        status: str | None = None, user_id: int | None = None) -> None:
+                        status: str | None = None, user_id: int | None = None,
+                        epoch: int | None = None) -> None:
         """A taken seat (by the account ``user_id``, if any); ``status`` too when taking
-        it changes the table's status."""
+        it changes the table's status.
+
+        With ``epoch`` (servers sharing a database), this and :meth:`add_move` and
+        :meth:`start_match` write only while the table's stored owner epoch is still
+        ``epoch``, else raise :class:`FencedError` and write nothing."""
         statements: list[Any] = [insert(seats_table).values(
             code=code, seat=seat, name=name, token_hash=token_hash, user_id=user_id)]
         if status is not None:
             statements.append(_status(code, status))
-        await self._commit(_statements(statements))
+        await self._commit(_statements(statements, code, epoch))
 
-    async def add_move(self, code: str, match_number: int, index: int, move: int) -> None:
+    async def add_move(self, code: str, match_number: int, index: int, move: int,
+                       epoch: int | None = None) -> None:
         """The move number ``index`` (from 0) of a table's current match."""
-        await self._commit(_MoveRow(code, match_number, index, move))
+        await self._commit(_MoveRow(code, match_number, index, move, epoch))
 
-    async def start_match(self, code: str, match_number: int, seed: int) -> None:
+    async def claim_table(self, code: str) -> int | None:
+        """Take a stored table over (servers sharing a database): raise its owner epoch
+        by one and return the new epoch, or None when no table has this code. From now
+        on, writes of an older epoch are refused (:class:`FencedError`)."""
+        def claim(conn: Connection) -> int | None:
+            found = conn.execute(
+                update(tables_table).where(tables_table.c.code == code)
+                .values(owner_epoch=tables_table.c.owner_epoch + 1)
+                .returning(tables_table.c.owner_epoch)).scalar_one_or_none()
+            return None if found is None else int(found)
+
+        result: int | None = await self._commit(claim)
+        return result
+
+    async def start_match(self, code: str, match_number: int, seed: int,
+                          epoch: int | None = None) -> None:
         """A rematch: the new match's number and seed; the old match's moves go."""
         from sqlalchemy import delete
 
@@ -617,7 +674,7 @@ class Store:
                 seed=seed, match_number=match_number, updated_at=_now_ms(),
                 status="playing"),
             delete(moves_table).where(moves_table.c.code == code),
-        ]))
+        ], code, epoch))
 
     async def set_status(self, code: str, status: str) -> None:
         await self._commit(_statements([_status(code, status)]))
@@ -635,11 +692,13 @@ class Store:
         return found[0] if found else None
 
     async def load_tables(self, *, since_ms: int | None = None,
-                          limit: int | None = None) -> list[SavedTable]:
-        """The stored tables that are waiting or playing, most recently active first
-        (only those active since ``since_ms``, at most ``limit``)."""
+                          limit: int | None = None,
+                          statuses: tuple[str, ...] = ("waiting", "playing")
+                          ) -> list[SavedTable]:
+        """The stored tables that are waiting or playing (or of ``statuses``), most
+        recently active first (only those active since ``since_ms``, at most ``limit``)."""
         query = (select(tables_table.c.code)
-                 .where(tables_table.c.status.in_(("waiting", "playing")))
+                 .where(tables_table.c.status.in_(statuses))
                  .order_by(tables_table.c.updated_at.desc()))
         if since_ms is not None:
             query = query.where(tables_table.c.updated_at >= since_ms)
@@ -984,8 +1043,12 @@ def _user(row: Any) -> StoredUser:
                       password_hash=row.password_hash, created_at=row.created_at)
 
 
-def _statements(statements: list[Any]) -> Work:
+def _statements(statements: list[Any], code: str | None = None,
+                epoch: int | None = None) -> Work:
+    """Run ``statements``; with ``epoch``, only while ``code``'s owner epoch is it."""
     def run(conn: Connection) -> None:
+        if code is not None and epoch is not None:
+            _fence(conn, code, epoch)
         for statement in statements:
             conn.execute(statement)
 

@@ -6,7 +6,7 @@ existing database upgrades in place when a newer server opens it.
 =============  ================================================================
 table          rows
 =============  ================================================================
-basra_tables   one per table: configuration, deal seed, match number, status
+basra_tables   one per table: configuration, deal seed, match number, status, owner epoch
 basra_seats    one per taken human seat: display name, SHA-256 of its token
 basra_moves    one per confirmed play of a table's current match
 basra_records  one per finished match: its ``basra-record/1`` document
@@ -67,6 +67,7 @@ tables_table = Table(
     Column("updated_at", BigInteger, nullable=False),
     Column("status", String(16), nullable=False, server_default="playing"),
     Column("opened_at", BigInteger, nullable=True),
+    Column("owner_epoch", BigInteger, nullable=False, server_default="0"),
     Index("ix_basra_tables_status_updated", "status", "updated_at"),
 )
 

@@ -1,0 +1,548 @@
+"""Tables owned by other servers: relaying sockets, answering calls, taking tables over.
+
+The hub (``hub.py``) runs the tables this server owns. In a shared cluster
+(``cluster.py``) a socket or a request may reach this server for a table another server
+owns; the :class:`Relay` then
+
+- answers for the owner: a join, a description or a new socket is a *call* to the owner
+  (its answer comes back, or the owner's error, raised here as the same exception);
+- forwards each intent of its sockets there, and passes the owner's answers (errors,
+  ``pong``) back to the socket that sent it;
+- passes on the owner's views: the owner sends each relaying server, in order, the views
+  of the seats it serves (its *presence*: sockets per seat and watchers, told to the owner
+  when it changes and every :data:`PRESENCE_EVERY` seconds), each with a (owner epoch,
+  change number) version, and a socket is only ever sent a newer view than its last;
+- watches the owners of its tables (every :data:`WATCH_EVERY` seconds): an owner that
+  stopped listening, or whose lease expired, is gone, and this server takes the table
+  over (claims it and loads it from the database); its sockets then belong to the table
+  here and play goes on.
+
+On the owner's side it renews the leases of the hub's tables and drops a table whose
+lease or fencing epoch was lost (an old owner after a pause): its sockets are then
+relayed to whoever owns the table now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from basra.store import StorageError
+
+from .cluster import RENEW_EVERY, ClusterError, ServerGone
+from .messages import parse_intent
+from .table import IntentError, JoinError, Table
+from .views import state_message, table_info
+
+if TYPE_CHECKING:
+    from .hub import Connection, Hub, RemoteTable
+
+__all__ = ["PRESENCE_EVERY", "PRESENCE_TTL", "WATCH_EVERY", "Relay"]
+
+log = logging.getLogger("basra.cluster")
+
+WATCH_EVERY = 0.5
+"""Seconds between two looks at the owners of the relayed tables."""
+PRESENCE_EVERY = 5.0
+"""Seconds between two reminders to an owner of a relay's sockets at its table."""
+PRESENCE_TTL = 16.0
+"""An owner forgets a relay's sockets it has not been reminded of for this long."""
+
+
+class _Adopted(Exception):
+    """This server owns the table now (it took it over while asking its old owner)."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table.code)
+        self.table = table
+
+
+class Relay:
+    """The hub's dealings with other servers (nothing to do for a server alone)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.remote: dict[str, RemoteTable] = {}
+        self.sockets: dict[str, set[Connection]] = {}
+        """This server's sockets at tables owned elsewhere."""
+        self.latest: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
+        """Each relayed table's latest views, by version."""
+        self.takeovers = 0
+        self._task: asyncio.Task[None] | None = None
+        self._renewed = 0.0
+        self._reminded = 0.0
+
+    @property
+    def cluster(self) -> Any:
+        return self.hub.cluster
+
+    def start(self) -> None:
+        if self.cluster.shared:
+            self._task = asyncio.create_task(self._watch(), name="basra-relay")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def health(self) -> dict[str, Any]:
+        return {"relayed_tables": len(self.remote),
+                "relayed_sockets": sum(len(s) for s in self.sockets.values()),
+                "takeovers": self.takeovers}
+
+    # -- finding a table's owner ---------------------------------------------------------
+
+    async def lease(self, code: str, steal_from: str | None = None) -> str | None:
+        """Take a table's lease: None when this server holds it now, else the owner's
+        id. Raises :class:`ServerBusyError` when Redis cannot be reached."""
+        from .hub import ServerBusyError
+
+        try:
+            owner: str | None = await self.cluster.acquire(code, steal_from)
+        except Exception as error:
+            raise ServerBusyError(f"the servers' shared Redis cannot be reached ({error}): "
+                                  "try again in a moment") from None
+        return owner
+
+    async def place(self, code: str) -> Table | RemoteTable:
+        """Where the table is: this server's (loaded now if need be) or another's."""
+        from .hub import ElsewhereError, RemoteTable
+
+        table = self.hub.tables.get(code)
+        if table is not None:
+            return table
+        if not self.cluster.shared:
+            return await self.hub.table(code)
+        remote = self.remote.get(code)
+        if remote is not None and remote.owner is not None:
+            return remote
+        try:
+            return await self.hub.table(code)
+        except ElsewhereError as elsewhere:
+            remote = self.remote.setdefault(code, RemoteTable(code, None))
+            remote.owner = elsewhere.args[1]
+            return remote
+
+    async def ask(self, remote: RemoteTable, op: str, args: dict[str, Any]) -> Any:
+        """Call the owner of a relayed table; its answer, or its error raised here.
+        Raises :class:`_Adopted` when this server took the table over meanwhile, and
+        :class:`ServerBusyError` when no owner answers."""
+        from .hub import ServerBusyError
+
+        code = remote.code
+        for _attempt in range(4):
+            owner = remote.owner
+            if owner is None or owner == self.cluster.server_id:
+                await self._take_over(remote, owner)
+                await asyncio.sleep(0.1)
+                continue
+            try:
+                answer = await self.cluster.call(owner, op, {"code": code, **args})
+            except ServerGone:
+                await self._take_over(remote, owner)
+                continue
+            except ClusterError as error:
+                raise ServerBusyError(f"the server of table {code} did not answer: "
+                                      f"{error}") from None
+            if isinstance(answer, dict) and answer.get("error") == "elsewhere":
+                remote.owner = answer.get("owner")
+                continue
+            return _unwrap(answer, code)
+        raise ServerBusyError(f"the server of table {code} could not be found: try again")
+
+    async def _take_over(self, remote: RemoteTable, gone: str | None) -> None:
+        """The owner of a relayed table is gone (or unknown): take the table over, or
+        learn who did."""
+        if self.hub.tables.get(remote.code) is not None:
+            raise _Adopted(self.hub.tables[remote.code])
+        from .hub import ElsewhereError
+
+        owner = await self.lease(remote.code, steal_from=gone)
+        if owner is not None:
+            remote.owner = owner
+            return
+        try:
+            table = await self.hub.table(remote.code)
+        except ElsewhereError as elsewhere:
+            remote.owner = elsewhere.args[1]
+            return
+        self.takeovers += 1
+        log.warning("took table %s over (its server %s is gone)", remote.code, gone)
+        self.adopt(table)
+        raise _Adopted(table)
+
+    def adopt(self, table: Table) -> None:
+        """This server owns a table it relayed: its sockets are now the table's here."""
+        code = table.code
+        sockets = self.sockets.pop(code, set())
+        self.remote.pop(code, None)
+        self.latest.pop(code, None)
+        if not sockets:
+            return
+        here = self.hub.connections.setdefault(code, set())
+        for connection in sockets:
+            connection.table = table
+            here.add(connection)
+        self.hub.opened(table)
+        self.hub.recount(table)
+        self.hub.changed(table)
+
+    def lost(self, table: Table) -> None:
+        """This server no longer owns a table (its lease or epoch was taken): it leaves
+        memory, and its sockets are relayed to the new owner once found."""
+        from .hub import RemoteTable
+
+        code = table.code
+        sockets = set(self.hub.connections.get(code, ()))
+        log.warning("table %s was taken over by another server; this one lets it go", code)
+        self.hub.forget(table)
+        if sockets:
+            remote = self.remote.setdefault(code, RemoteTable(code, None, table.seq))
+            for connection in sockets:
+                connection.table = remote
+                connection.version = (0, 0)
+            self.sockets.setdefault(code, set()).update(sockets)
+
+    # -- a relay's sockets ---------------------------------------------------------------
+
+    async def open(self, remote: RemoteTable, token: str | None, address: str
+                   ) -> Connection:
+        """A socket here at a table owned elsewhere."""
+        from .hub import Connection, RefusedConnection
+
+        code = remote.code
+        seats, watchers = self._counts(code)
+        try:
+            answer = await self.ask(remote, "open", {
+                "token": token, "server": self.cluster.server_id, "seats": seats,
+                "watchers": watchers})
+        except _Adopted as adopted:
+            seat = None
+            if token:
+                seat = adopted.table.seat_of_token(token)
+                if seat is None:
+                    raise RefusedConnection(
+                        "unknown_token",
+                        "this token holds no seat at this table; join again") from None
+            return self.hub.connect(adopted.table, seat, address)
+        current = self.remote.get(code)
+        if current is None:
+            current = self.remote.setdefault(code, remote)
+        seat = answer["seat"]
+        connection = Connection(current, seat, address)
+        connection.watcher_name = answer.get("watcher_name") or ""
+        connection.version = (int(answer["version"][0]), int(answer["version"][1]))
+        current.seq = max(current.seq, int(answer["seq"]))
+        connection.send(answer["state"])
+        self.sockets.setdefault(code, set()).add(connection)
+        self.hub.add_address(address, 1)
+        latest = self.latest.get(code)
+        if latest is not None:  # views that came while the answer was on its way
+            self._pass_on(connection, *latest)
+        return connection
+
+    def closed(self, connection: Connection) -> None:
+        """A relayed socket closed: the owner is told."""
+        code = connection.table.code
+        sockets = self.sockets.get(code)
+        if sockets is None or connection not in sockets:
+            return
+        sockets.discard(connection)
+        self._remind(code)
+        if not sockets:
+            self.sockets.pop(code, None)
+            self.remote.pop(code, None)
+            self.latest.pop(code, None)
+
+    async def forward(self, connection: Connection, text: str) -> None:
+        """An intent of a relayed socket, to the table's owner; its answers back."""
+        from .hub import RemoteTable, ServerBusyError
+
+        remote = connection.table
+        assert isinstance(remote, RemoteTable)
+        try:
+            answer = await self.ask(remote, "intent", {
+                "seat": connection.seat, "watcher": connection.watcher_name, "text": text})
+        except _Adopted:
+            await self.hub.act(connection, parse_intent(text))
+            return
+        except ServerBusyError as error:
+            raise IntentError("server_error", f"{error}; a play sent is confirmed only by "
+                              "a state that counts it") from None
+        for message in answer["messages"]:
+            connection.send(message)
+
+    def _counts(self, code: str) -> tuple[list[int], int]:
+        seats: dict[int, int] = {}
+        watchers = 0
+        for connection in self.sockets.get(code, ()):
+            if connection.seat is None:
+                watchers += 1
+            else:
+                seats[connection.seat] = seats.get(connection.seat, 0) + 1
+        most = max(seats, default=-1) + 1
+        return [seats.get(seat, 0) for seat in range(most)], watchers
+
+    def _remind(self, code: str) -> None:
+        """Tell a relayed table's owner this server's sockets there."""
+        remote = self.remote.get(code)
+        if remote is None or remote.owner is None:
+            return
+        seats, watchers = self._counts(code)
+        self.cluster.send(remote.owner, {"k": "presence", "code": code,
+                                         "server": self.cluster.server_id,
+                                         "seats": seats, "watchers": watchers})
+
+    def _pass_on(self, connection: Connection, version: tuple[int, int],
+                 views: dict[str, str]) -> None:
+        text = views.get("w" if connection.seat is None else str(connection.seat))
+        if text is not None and version > connection.version:
+            connection.version = version
+            connection.send(text)
+
+    # -- messages from other servers -----------------------------------------------------
+
+    def take(self, message: dict[str, Any]) -> None:
+        """A one-way message from another server."""
+        kind = message.get("k")
+        code = str(message.get("code"))
+        if kind == "views":
+            version = (int(message["version"][0]), int(message["version"][1]))
+            views = message["views"]
+            remote = self.remote.get(code)
+            if remote is not None:
+                remote.seq = int(message.get("seq", remote.seq))
+            known = self.latest.get(code)
+            if known is None or version > known[0]:
+                self.latest[code] = (version, views)
+            for connection in self.sockets.get(code, ()):
+                self._pass_on(connection, version, views)
+        elif kind == "deliver":
+            watchers_only = bool(message.get("watchers_only"))
+            for connection in self.sockets.get(code, ()):
+                if not watchers_only or connection.seat is None:
+                    connection.send(str(message["text"]))
+        elif kind == "presence":
+            self._presence(code, str(message.get("server")), message.get("seats") or [],
+                           int(message.get("watchers") or 0))
+        elif kind == "moved":
+            remote = self.remote.get(code)
+            if remote is not None:
+                remote.owner = None
+
+    def _presence(self, code: str, server: str, seats: list[int], watchers: int) -> None:
+        """A relaying server's sockets at one of this server's tables."""
+        table = self.hub.tables.get(code)
+        if table is None:
+            self.cluster.send(server, {"k": "moved", "code": code})
+            return
+        at_table = self.hub.presence.setdefault(code, {})
+        before = at_table.get(server)
+        counts = [int(n) for n in seats]
+        if any(counts) or watchers:
+            at_table[server] = (counts, watchers, time.monotonic())
+        else:
+            at_table.pop(server, None)
+        if before is None or before[0] != counts or before[1] != watchers:
+            self.hub.recount(table)
+            self.hub.changed(table)
+
+    async def answer(self, op: str, args: dict[str, Any]) -> Any:
+        """A call from another server about a table this server owns (or loads now):
+        ``{"value": …}``, or ``{"error": …}`` naming what went wrong."""
+        from .hub import (
+            ElsewhereError,
+            ExpiredTableError,
+            RefusedConnection,
+            ServerBusyError,
+            UnknownTableError,
+            UnrestoredTableError,
+        )
+
+        code = str(args.get("code"))
+        try:
+            return {"value": await self._answer(op, code, args)}
+        except ElsewhereError as error:
+            return {"error": "elsewhere", "owner": error.args[1]}
+        except UnknownTableError:
+            return {"error": "unknown"}
+        except ExpiredTableError:
+            return {"error": "expired"}
+        except UnrestoredTableError as error:
+            return {"error": "unrestored", "reason": error.args[1]}
+        except JoinError as error:
+            return {"error": "join", "message": str(error), "status": error.status}
+        except RefusedConnection as error:
+            return {"error": "refused", "code": error.code, "message": str(error)}
+        except ServerBusyError as error:
+            return {"error": "busy", "message": str(error)}
+        except StorageError as error:
+            return {"error": "storage", "message": str(error)}
+
+    async def _answer(self, op: str, code: str, args: dict[str, Any]) -> Any:
+        from .hub import RefusedConnection
+
+        hub = self.hub
+        if op == "describe":
+            return table_info(await hub.table(code))
+        if op == "join":
+            account = args.get("account")
+            taken = await hub.join_here(
+                code, args.get("name"), args.get("seat"),
+                None if account is None else (int(account[0]), str(account[1])))
+            return list(taken)
+        if op == "open":
+            table = await hub.table(code)
+            token = args.get("token")
+            seat: int | None = None
+            if token:
+                seat = table.seat_of_token(str(token))
+                if seat is None:
+                    raise RefusedConnection(
+                        "unknown_token", "this token holds no seat at this table; join again")
+            seats = [int(n) for n in args.get("seats") or []]
+            watchers = int(args.get("watchers") or 0)
+            name = ""
+            if seat is None:
+                watchers += 1
+                name = hub.watcher_name(code)
+            else:
+                seats += [0] * (seat + 1 - len(seats))
+                seats[seat] += 1
+            hub.presence.setdefault(code, {})[str(args["server"])] = (
+                seats, watchers, time.monotonic())
+            hub.opened(table)
+            if seat is not None:
+                hub.seat_came(table, seat)
+            else:
+                hub.recount(table)
+                hub.changed(table)
+            return {"seat": seat, "watcher_name": name, "seq": table.seq,
+                    "state": _encode(state_message(table, seat)),
+                    "version": list(hub.version(code))}
+        if op == "intent":
+            from .hub import Connection
+
+            table = await hub.table(code)
+            seated = args.get("seat")
+            # A stand-in for the other server's socket: what it is sent goes back.
+            stand_in = Connection(table, None if seated is None else int(seated))
+            stand_in.watcher_name = str(args.get("watcher") or "")
+            try:
+                await hub.act(stand_in, parse_intent(str(args.get("text"))))
+            except IntentError as refused:
+                stand_in.send({"type": "error", "code": refused.code,
+                               "message": str(refused), "seq": table.seq})
+            sent = []
+            while not stand_in.outbox.empty():
+                message = stand_in.outbox.get_nowait()
+                if message is not None:
+                    sent.append(message)
+            return {"messages": sent}
+        raise ValueError(f"unknown call {op!r}")
+
+    # -- watching owners and leases ------------------------------------------------------
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            try:
+                await self.look()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the look at the cluster's tables failed")
+
+    async def look(self) -> None:
+        """Renew this server's leases (and drop the tables whose lease is lost), forget
+        silent relays, and check the owners of the relayed tables."""
+        hub = self.hub
+        now = time.monotonic()
+        if now - self._renewed >= RENEW_EVERY:
+            self._renewed = now
+            for code in await self.cluster.renew(list(hub.tables)):
+                table = hub.tables.get(code)
+                if table is not None:
+                    self.lost(table)
+            for code, servers in list(hub.presence.items()):
+                silent = [s for s, (_, _, when) in servers.items()
+                          if now - when > PRESENCE_TTL]
+                for server in silent:
+                    del servers[server]
+                table = hub.tables.get(code)
+                if silent and table is not None:
+                    hub.recount(table)
+                    hub.changed(table)
+        codes = [code for code, sockets in self.sockets.items() if sockets]
+        for code in list(self.remote):
+            if code not in codes:
+                self.remote.pop(code, None)
+                self.latest.pop(code, None)
+        if not codes:
+            return
+        owners = await self.cluster.owners(codes)
+        others = sorted({o for o in owners.values() if o and o != self.cluster.server_id})
+        alive = await self.cluster.listening(others)
+        remind = now - self._reminded >= PRESENCE_EVERY
+        if remind:
+            self._reminded = now
+        for code in codes:
+            remote = self.remote.get(code)
+            if remote is None:
+                continue
+            owner = owners.get(code)
+            if owner is None or (owner != self.cluster.server_id and owner not in alive):
+                with contextlib.suppress(_Adopted):
+                    try:
+                        await self._take_over(remote, owner)
+                    except (StorageError, KeyError, RuntimeError) as error:
+                        log.error("table %s could not be taken over: %s", code, error)
+                        continue
+                if code in hub.tables:
+                    continue
+            if remote.owner != owner and owner != self.cluster.server_id:
+                remote.owner = owner
+                self._remind(code)
+            elif remind:
+                self._remind(code)
+
+
+def _encode(message: dict[str, Any]) -> str:
+    from .hub import encode
+
+    return encode(message)
+
+
+def _unwrap(answer: Any, code: str) -> Any:
+    """The value of an owner's answer, or its error raised as this server's exception."""
+    from .hub import (
+        ExpiredTableError,
+        RefusedConnection,
+        ServerBusyError,
+        UnknownTableError,
+        UnrestoredTableError,
+    )
+
+    if not isinstance(answer, dict):
+        raise ServerBusyError("another server answered nonsense")
+    error = answer.get("error")
+    if error is None:
+        return answer.get("value")
+    if error == "unknown":
+        raise UnknownTableError(code)
+    if error == "expired":
+        raise ExpiredTableError(code)
+    if error == "unrestored":
+        raise UnrestoredTableError(code, str(answer.get("reason")))
+    if error == "join":
+        raise JoinError(str(answer.get("message")), int(answer.get("status", 409)))
+    if error == "refused":
+        raise RefusedConnection(str(answer.get("code")), str(answer.get("message")))
+    if error == "storage":
+        raise StorageError(str(answer.get("message")))
+    raise ServerBusyError(str(answer.get("message") or "the table's server failed"))
