@@ -29,6 +29,7 @@ from basra.observe import observe
 from basra.record import Player, dumps, match_record
 from basra.rules import make_rules
 from basra.store import (
+    FencedError,
     SavedTable,
     StorageError,
     Store,
@@ -253,6 +254,35 @@ def test_a_rematch_keeps_only_the_new_matchs_moves(url: str,
             assert rows.scalar_one() == 2  # the old match's moves are gone
 
     with_store(url, rematch)
+
+
+def test_a_claimed_table_refuses_the_writes_of_its_old_owner(
+        url: str, new_code: Callable[[], str]) -> None:
+    """Fencing for servers sharing a database: once another server claims a table (its
+    owner epoch rises), the old owner's moves, seats and rematches are refused and write
+    nothing, even batched with other tables' moves, which commit."""
+    code, other = new_code(), new_code()
+
+    async def fenced(store: Store) -> None:
+        await store.create_table(code, CONFIG, 1, epoch=1)
+        await store.create_table(other, CONFIG, 2, epoch=1)
+        await store.add_move(code, 1, 0, 100, epoch=1)
+        assert await store.claim_table(code) == 2
+        assert await store.claim_table("nosuchtable") is None
+        old_owner = [store.add_move(code, 1, 1, 101, epoch=1),
+                     store.save_seat(code, 1, "Omar", "e" * 64, epoch=1),
+                     store.start_match(code, 2, 5, epoch=1)]
+        others = store.add_move(other, 1, 0, 200, epoch=1)
+        results = await asyncio.gather(*old_owner, others, return_exceptions=True)
+        assert all(isinstance(r, FencedError) for r in results[:3]), results
+        assert results[3] is None
+        table = await saved(store, code)
+        assert (table.moves, table.seats, table.match_number) == ([100], {}, 1)
+        await store.add_move(code, 1, 1, 102, epoch=2)  # the new owner's play
+        assert (await saved(store, code)).moves == [100, 102]
+        assert (await saved(store, other)).moves == [200]
+
+    with_store(url, fenced)
 
 
 def test_a_write_that_can_never_succeed_fails_alone(url: str,

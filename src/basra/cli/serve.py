@@ -43,11 +43,22 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               help="Most tables in memory; new tables beyond it are refused.")
 @click.option("--master-workers", type=click.IntRange(min=1), default=None,
               help="Processes the master thinks in [default: every core but one].")
+@click.option("--redis", "redis_url", metavar="URL",
+              help="Share the tables with every other server given the same Redis "
+                   "(redis://HOST:6379/0) and PostgreSQL --db: run as many servers as you "
+                   "like behind a load balancer (see deploy/).")
+@click.option("--server-id", metavar="NAME",
+              help="This server's name among the servers sharing a Redis, in logs and "
+                   "/healthz [default: a random one].")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], create_limit: str, join_limit: str,
           socket_limit: str, signup_limit: str, login_limit: str,
-          sockets_per_address: int, max_tables: int, master_workers: int | None) -> None:
-    """Start the web app: play Basra in the browser with friends and computer players."""
+          sockets_per_address: int, max_tables: int, master_workers: int | None,
+          redis_url: str | None, server_id: str | None) -> None:
+    """Start the web app: play Basra in the browser with friends and computer players.
+
+    One server with SQLite suits a home or a club. For more, start several servers with
+    the same --db postgresql://… and --redis redis://…, behind a load balancer."""
     import asyncio
     import importlib.util
     import socket
@@ -77,6 +88,18 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
     if url.startswith("postgresql") and importlib.util.find_spec("asyncpg") is None:
         raise UserError("PostgreSQL storage needs the asyncpg driver: "
                         "pip install 'basra[postgres]'")
+    if redis_url is not None:
+        if not url.startswith("postgresql"):
+            raise UserError("--redis shares tables between servers, which needs a database "
+                            "they all reach: give --db postgresql://USER:PASS@HOST/DB too")
+        if importlib.util.find_spec("redis") is None:
+            raise UserError("--redis needs the redis package: pip install 'basra[cluster]'")
+        if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise UserError(f"--redis {redis_url!r} is not a Redis URL; expected "
+                            "redis://HOST:PORT/DB")
+    if server_id is not None and not (0 < len(server_id) <= 40 and server_id.replace(
+            "-", "").replace("_", "").isalnum()):
+        raise UserError(f"--server-id {server_id!r} must be 1 to 40 letters, digits, - or _")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -90,22 +113,41 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
         store = Store(url)
         await store.open()  # migrates, and checks that a write commits
         await store.close()
+        if redis_url is not None:
+            from redis.asyncio import Redis
+
+            client = Redis.from_url(redis_url)
+            try:
+                await client.ping()
+            except Exception as error:
+                raise StorageError(f"cannot reach Redis at {redis_url}: {error}") from None
+            finally:
+                await client.aclose()
 
     try:
         asyncio.run(check_storage())
     except StorageError as error:
         raise UserError(str(error)) from None
+    cluster = None
+    if redis_url is not None:
+        from basra.server.cluster import RedisCluster
+
+        cluster = RedisCluster(redis_url, server_id)
     app = create_app(url, bot_delay=bot_delay, away_after=away_after, master_ms=master_ms,
                      allow_origins=origins,
                      rate_limits={"create": create_limit, "join": join_limit,
                                   "socket": socket_limit, "signup": signup_limit,
                                   "login": login_limit},
                      address_connections=sockets_per_address, max_tables=max_tables,
-                     master_workers=master_workers)
+                     master_workers=master_workers, cluster=cluster,
+                     rate_limit_storage=redis_url or "memory://")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "
               "(open it in a browser; Ctrl-C stops)", soft_wrap=True)
     out.print(f"Storage: {_hide_password(url)}", soft_wrap=True)
+    if cluster is not None:
+        out.print(f"Shares tables through Redis {_hide_password(redis_url or '')} as "
+                  f"server {cluster.server_id}", soft_wrap=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
                 ws=WebSocketHandshakeProtocol)
 

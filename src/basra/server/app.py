@@ -37,6 +37,7 @@ from .players_api import players_router
 from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .replay import replay_frames
 from .security import EdgeChecks
+from .cluster import Cluster
 from .seeking import Seeking, SeekSettings
 from .table import ConfigError, JoinError, SeatConfig, TableConfig
 
@@ -79,16 +80,19 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                allow_origins: Sequence[str] = (),
                rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
-               seeking: SeekSettings | None = None, **settings: Any) -> FastAPI:
+               seeking: SeekSettings | None = None, cluster: Cluster | None = None,
+               **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
     :mod:`basra.server.ratelimit`); ``settings`` are :class:`HubSettings` fields
     (``bot_delay``, ``away_after``, ``master_ms``, ...); ``accounts`` how accounts
     work (:class:`basra.server.accounts_api.AccountSettings`); ``seeking`` how seeks
-    are paired (:class:`basra.server.seeking.SeekSettings`)."""
+    are paired (:class:`basra.server.seeking.SeekSettings`); ``cluster`` the servers it
+    shares its tables with (:class:`basra.server.cluster.RedisCluster`; alone by
+    default)."""
     store = store if store is not None else Store(database)
-    hub = Hub(store, HubSettings(**settings))
+    hub = Hub(store, HubSettings(**settings), cluster)
     limiter = RateLimits(rate_limits, rate_limit_storage)
     account_settings = accounts if accounts is not None else AccountSettings()
     seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock)

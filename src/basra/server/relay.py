@@ -198,6 +198,8 @@ class Relay:
         from .hub import RemoteTable
 
         code = table.code
+        if self.hub.tables.get(code) is not table:
+            return  # let go already
         sockets = set(self.hub.connections.get(code, ()))
         log.warning("table %s was taken over by another server; this one lets it go", code)
         self.hub.forget(table)

@@ -45,6 +45,7 @@ from sqlalchemy import (
     insert,
     inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -359,6 +360,9 @@ def migrate(connection: Connection) -> None:
     config.set_main_option(
         "script_location", str(resources.files("basra.store") / "migrations"))
     config.attributes["connection"] = connection
+    if connection.dialect.name == "postgresql":
+        # Servers starting together on one database migrate one at a time.
+        connection.execute(text("SELECT pg_advisory_xact_lock(6021723)"))
     found = inspect(connection)
     if found.has_table("basra_tables") and not found.has_table("alembic_version"):
         command.stamp(config, "0001")

@@ -1,0 +1,161 @@
+"""Real services for the tests and benchmarks of many servers: Redis, an nginx load
+balancer and a fresh PostgreSQL database, each started from Debian's packages on loopback
+ports and stopped on leaving a ``with`` block.
+
+Tests import it by its plain name (``import services``); ``benchmarks/capacity.py`` puts
+``tests`` on ``sys.path`` to use it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from types import TracebackType
+
+START_SECONDS = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def missing_programs() -> list[str]:
+    """The programs a set-up of many servers needs that are not installed."""
+    return [name for name in ("redis-server", "nginx")
+            if shutil.which(name) is None and not Path(f"/usr/sbin/{name}").exists()]
+
+
+class _Process:
+    """A child process that listens on ``port``; stopped on leaving a ``with`` block."""
+
+    name = "process"
+
+    def __init__(self, command: list[str], port: int, log: Path) -> None:
+        self.port = port
+        self.log_path = log
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL,
+                                            start_new_session=True)
+        started = time.monotonic()
+        while not listening(port):
+            if self.process.poll() is not None or time.monotonic() - started > START_SECONDS:
+                self.stop()
+                raise RuntimeError(f"{self.name} did not start on port {port}: "
+                                   f"{log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.05)
+
+    def __enter__(self) -> _Process:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+class Redis(_Process):
+    """``redis-server`` on a free loopback port, keeping nothing on disk."""
+
+    name = "redis-server"
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        port = free_port()
+        program = shutil.which("redis-server") or "/usr/bin/redis-server"
+        super().__init__([program, "--port", str(port), "--bind", "127.0.0.1",
+                          "--save", "", "--appendonly", "no", "--dir", str(folder),
+                          "--maxclients", "10000"],
+                         port, folder / f"redis-{port}.log")
+        self.url = f"redis://127.0.0.1:{port}/0"
+
+
+NGINX_CONF = """\
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/nginx-error.log warn;
+daemon off;
+events {{ worker_connections 16384; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+{body}
+    server {{
+        listen 127.0.0.1:{port};
+        include {folder}/basra-locations.conf;
+    }}
+}}
+"""
+
+
+class Balancer(_Process):
+    """nginx balancing ``ports`` with the project's configuration (``deploy/nginx``),
+    on a free loopback port."""
+
+    name = "nginx"
+
+    def __init__(self, folder: Path, ports: list[int]) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        deploy = Path(__file__).resolve().parent.parent / "deploy" / "nginx"
+        upstream = (deploy / "basra-upstream.conf").read_text()
+        servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;\n"
+                          for p in ports)
+        body = upstream.replace("    # SERVERS\n", servers)
+        (folder / "basra-locations.conf").write_text(
+            (deploy / "basra-locations.conf").read_text())
+        port = free_port()
+        conf = folder / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(folder=folder, port=port, body=body))
+        program = shutil.which("nginx") or "/usr/sbin/nginx"
+        super().__init__([program, "-p", str(folder), "-c", str(conf)], port,
+                         folder / "nginx.log")
+        self.base = f"http://127.0.0.1:{port}"
+        self.ws_base = f"ws://127.0.0.1:{port}"
+
+
+def fresh_database(url: str) -> str:
+    """A new, empty database on the PostgreSQL server of ``url`` (an asyncpg URL); its
+    URL."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    name = f"basra_{secrets.token_hex(4)}"
+
+    async def create() -> None:
+        connection = await asyncpg.connect(
+            host=parsed.host, port=parsed.port, user=parsed.username,
+            password=parsed.password, database=parsed.database)
+        try:
+            await connection.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await connection.close()
+
+    asyncio.run(create())
+    return parsed.set(database=name).render_as_string(hide_password=False)

@@ -1,0 +1,370 @@
+"""Many servers, one site: real ``basra serve`` processes sharing PostgreSQL and Redis,
+behind a real nginx (``deploy/nginx``).
+
+- Two players of one table on different servers play a whole match; its owner is killed
+  (``kill -9``) in the middle of a deal; the other server takes the table over within
+  5 seconds and the match goes on to its end. The stored record replays exactly, and
+  holds every play any client saw confirmed, once.
+- An owner frozen past its lease (SIGSTOP) that wakes up and tries to store a play
+  cannot: another server owns the table by then (its epoch is newer), and no play is
+  applied twice.
+- The lobby list, chat and watching work across servers; a bad token is refused by any.
+
+Needs PostgreSQL (the session's throwaway server, ``tests/conftest.py``), Redis and nginx
+(``sh tests/system-packages.sh`` installs them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+import services
+from basra.record import replay
+from realserver import Server
+
+POSTGRES = os.environ.get("BASRA_TEST_POSTGRES_URL", "")
+
+pytestmark = pytest.mark.skipif(
+    not POSTGRES or bool(services.missing_programs()),
+    reason="many servers need PostgreSQL, redis-server and nginx "
+           "(sh tests/system-packages.sh installs them)")
+
+State = dict[str, Any]
+WAIT = 10.0
+
+
+@dataclass
+class Site:
+    """Servers sharing one database and one Redis, behind a balancer."""
+
+    database: str
+    redis: services.Redis
+    servers: list[Server]
+    balancer: services.Balancer
+    folder: Path
+
+    def server(self, index: int) -> Server:
+        return self.servers[index]
+
+
+@contextlib.contextmanager
+def site(folder: Path, count: int = 2, *options: str) -> Iterator[Site]:
+    database = services.fresh_database(POSTGRES)
+    with services.Redis(folder / "redis") as redis:
+        servers = [Server(database, folder, "--redis", redis.url, "--server-id", f"s{i}",
+                          "--bot-delay", "0", "--away-after", "60", *options)
+                   for i in range(count)]
+        try:
+            for server in servers:
+                server.wait("/readyz")
+            with services.Balancer(folder / "nginx",
+                                   [server.port for server in servers]) as balancer:
+                yield Site(database, redis, servers, balancer, folder)
+        finally:
+            for server in servers:
+                if server.process.poll() is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(server.process.pid, signal.SIGCONT)
+                server.kill()
+
+
+@dataclass
+class Seat:
+    """One player's socket: every state it was sent, in order."""
+
+    seat: int | None
+    socket: ClientConnection
+    states: list[State] = field(default_factory=list)
+    others: list[State] = field(default_factory=list)
+    reader: asyncio.Task[None] | None = None
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    async def read(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for text in self.socket:
+                message = json.loads(text)
+                if message["type"] == "state":
+                    self.states.append(message)
+                else:
+                    self.others.append(message)
+
+    def my_turn(self) -> bool:
+        state = self.states[-1] if self.states else None
+        return (state is not None and state["result"] is None and state["deal"] is not None
+                and state["deal"]["to_play"] == self.seat and bool(state["legal"])
+                and state["paused"] is None)
+
+    async def play(self) -> State:
+        """Play the first legal move of the latest state."""
+        state = self.state
+        move = state["legal"][0]
+        await self.socket.send(json.dumps({"type": "play", "seq": state["seq"],
+                                           "card": move["card"],
+                                           "captured": move["captured"]}))
+        return state
+
+
+async def open_seat(ws_base: str, code: str, token: str | None, seat: int | None) -> Seat:
+    url = f"{ws_base}/ws/{code}" + (f"?token={token}" if token else "")
+    socket = await connect(url, open_timeout=WAIT)
+    opened = Seat(seat, socket)
+    opened.reader = asyncio.create_task(opened.read())
+    await until(lambda: bool(opened.states), f"the first state at {url}")
+    return opened
+
+
+async def until(condition: Any, what: str, seconds: float = WAIT) -> float:
+    started = time.monotonic()
+    while not condition():
+        if time.monotonic() - started > seconds:
+            raise AssertionError(f"{what}: not within {seconds:g} s")
+        await asyncio.sleep(0.01)
+    return time.monotonic() - started
+
+
+async def two_human_table(base: str, join_base: str, rules: State | None = None
+                          ) -> tuple[str, list[str]]:
+    body = {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Amira",
+            "rules": rules or {}}
+    async with httpx.AsyncClient(timeout=WAIT) as client:
+        created = (await client.post(f"{base}/api/tables", json=body)).json()
+        code = created["code"]
+        joined = await client.post(f"{join_base}/api/tables/{code}/join",
+                                   json={"name": "Omar"})
+        assert joined.status_code == 200, joined.text
+    return code, [created["token"], joined.json()["token"]]
+
+
+async def play_until(seats: list[Seat], done: Any, seconds: float = 60) -> None:
+    """Whoever is to play plays, until ``done()``."""
+    started = time.monotonic()
+    sent: set[tuple[int | None, int]] = set()
+    while not done():
+        if time.monotonic() - started > seconds:
+            raise AssertionError(f"the game did not get there within {seconds} s")
+        for seat in seats:
+            if seat.my_turn() and (seat.seat, seat.state["seq"]) not in sent:
+                sent.add((seat.seat, seat.state["seq"]))
+                with contextlib.suppress(ConnectionClosed):
+                    await seat.play()
+        await asyncio.sleep(0.005)
+
+
+def confirmed(seats: list[Seat]) -> dict[int, Any]:
+    """seq -> the last play at that seq, as any client saw it (fails on a conflict)."""
+    seen: dict[int, Any] = {}
+    for seat in seats:
+        for state in seat.states:
+            if state["seq"] in seen:
+                assert seen[state["seq"]] == state["last_play"], state["seq"]
+            seen[state["seq"]] = state["last_play"]
+    return seen
+
+
+def in_order(seat: Seat) -> None:
+    seqs = [state["seq"] for state in seat.states]
+    assert seqs == sorted(seqs), f"seat {seat.seat} got states out of order: {seqs}"
+
+
+async def close(*seats: Seat) -> None:
+    for seat in seats:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(seat.socket.close(), 5)
+        if seat.reader is not None:
+            seat.reader.cancel()
+
+
+def replay_with_cli(record: State, folder: Path) -> str:
+    path = folder / "record.json"
+    path.write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, "-m", "basra", "replay", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+async def health(base: str) -> State:
+    async with httpx.AsyncClient(timeout=WAIT) as client:
+        answer: State = (await client.get(f"{base}/healthz")).json()
+        return answer
+
+
+# -- the tests ---------------------------------------------------------------------------
+
+
+def test_the_owner_killed_mid_deal_loses_nothing_and_the_match_ends(tmp_path: Path) -> None:
+    async def scenario(place: Site) -> None:
+        first, second = place.servers
+        code, tokens = await two_human_table(first.base, second.base)
+        amira = await open_seat(first.ws_base, code, tokens[0], 0)   # at the owner
+        omar = await open_seat(second.ws_base, code, tokens[1], 1)   # relayed
+        assert (await health(first.base))["cluster"]["relayed_sockets"] == 0
+        assert (await health(second.base))["cluster"]["relayed_sockets"] == 1
+        # Play into the first deal, past its first hand.
+        await play_until([amira, omar], lambda: amira.state["seq"] >= 11)
+        await until(lambda: omar.state["seq"] == amira.state["seq"], "omar catches up")
+        before = amira.state["seq"]
+        assert amira.state["deal"]["number"] == 1 and amira.state["result"] is None
+        killed = time.monotonic()
+        first.kill()
+        # Omar's server takes the table over and tells him within 5 s.
+        await until(lambda: len(omar.states) > 0 and omar.states[-1]["seq"] >= before
+                    and omar.states[-1]["table"]["seats"][0]["connected"] is False,
+                    "omar hears that the table goes on", seconds=5)
+        taken = time.monotonic() - killed
+        assert taken < 5
+        # Amira reconnects through the balancer, and both play to the end.
+        amira_back = await open_seat(place.balancer.ws_base, code, tokens[0], 0)
+        assert amira_back.state["seq"] == omar.state["seq"]
+        await play_until([amira_back, omar], lambda: omar.state["result"] is not None,
+                         seconds=120)
+        result = omar.state["result"]
+        seen = confirmed([amira, omar, amira_back])
+        for seat in (amira, omar, amira_back):
+            in_order(seat)
+        async with httpx.AsyncClient(timeout=WAIT) as client:
+            record = (await client.get(
+                f"{place.balancer.base}/api/records/{result['record_id']}")).json()
+            listed = (await client.get(f"{second.base}/api/records")).json()
+        assert [r["id"] for r in listed].count(result["record_id"]) == 1
+        plays = [play for deal in record["deals"] for play in deal["plays"]]
+        assert len(plays) == omar.state["seq"]
+        # Every confirmed play is in the record, at its place, once.
+        for seq, last in seen.items():
+            if seq and last is not None:
+                assert plays[seq - 1]["card"] == last["card"], seq
+        assert replay(record).totals == result["totals"]
+        replay_with_cli(record, tmp_path)
+        assert (await health(second.base))["cluster"]["takeovers"] == 1
+        await close(amira, omar, amira_back)
+
+    with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
+def test_an_owner_that_wakes_after_its_lease_cannot_play_twice(tmp_path: Path) -> None:
+    async def scenario(place: Site) -> None:
+        first, second = place.servers
+        code, tokens = await two_human_table(first.base, second.base)
+        amira = await open_seat(first.ws_base, code, tokens[0], 0)
+        omar = await open_seat(second.ws_base, code, tokens[1], 1)
+        await play_until([amira, omar], lambda: amira.state["seq"] >= 3 and amira.my_turn())
+        stale = amira.state
+        os.kill(first.process.pid, signal.SIGSTOP)   # frozen, its sockets still open
+        # Frozen past its lease: the second server takes the table over.
+        await until(lambda: omar.states[-1]["table"]["seats"][0]["connected"] is False,
+                    "the second server takes over", seconds=10)
+        # Amira comes back on the second server and makes her play there.
+        amira_there = await open_seat(second.ws_base, code, tokens[0], 0)
+        assert amira_there.state["seq"] == stale["seq"]
+        await amira_there.play()
+        await until(lambda: omar.state["seq"] == stale["seq"] + 1, "the play is confirmed")
+        # Her old socket (on the frozen server) sends a play for the same turn, then the
+        # old owner wakes up and handles it with its stale table.
+        await amira.play()
+        os.kill(first.process.pid, signal.SIGCONT)
+        await until(lambda: any(m.get("type") == "error" for m in amira.others)
+                    or amira.state["seq"] > stale["seq"],
+                    "the old socket is told", seconds=10)
+        await asyncio.sleep(1.5)
+        await play_until([amira_there, omar], lambda: omar.state["seq"] >= stale["seq"] + 4)
+        await close(amira, omar, amira_there)
+        # The stored moves: one per confirmed seq, no play made twice.
+        async with httpx.AsyncClient(timeout=WAIT) as client:
+            info = (await client.get(f"{second.base}/api/tables/{code}")).json()
+        assert info["status"] == "playing"
+        moves = await stored_moves(place.database, code)
+        assert len(moves) == omar.state["seq"]
+        seen = confirmed([omar, amira_there])
+        assert seen[stale["seq"] + 1]["card"] == amira_there.states[0]["legal"][0]["card"]
+
+    with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
+def test_lobby_chat_and_watching_work_across_servers(tmp_path: Path) -> None:
+    async def scenario(place: Site) -> None:
+        first, second = place.servers
+        body = {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Amira"}
+        async with httpx.AsyncClient(timeout=WAIT) as client:
+            created = (await client.post(f"{first.base}/api/tables", json=body)).json()
+            code = created["code"]
+            listed = (await client.get(f"{second.base}/api/tables")).json()
+            assert code in [t["code"] for t in listed]
+            described = (await client.get(f"{second.base}/api/tables/{code}")).json()
+            assert described["seats"][0]["name"] == "Amira"
+            missing = await client.get(f"{second.base}/api/tables/nosuchtable")
+            assert missing.status_code == 404
+            joined = (await client.post(f"{second.base}/api/tables/{code}/join",
+                                        json={"name": "Omar"})).json()
+            full = await client.post(f"{second.base}/api/tables/{code}/join", json={})
+            assert full.status_code == 409, full.text
+            listed = (await client.get(f"{second.base}/api/tables")).json()
+            assert code not in [t["code"] for t in listed]
+        amira = await open_seat(first.ws_base, code, created["token"], 0)
+        omar = await open_seat(second.ws_base, code, joined["token"], 1)
+        watcher = await open_seat(second.ws_base, code, None, None)
+        await amira.socket.send(json.dumps({"type": "chat", "phrase": "good_luck"}))
+        await until(lambda: any(m["type"] == "chat" for m in omar.others), "omar hears")
+        await until(lambda: any(m["type"] == "chat" for m in watcher.others),
+                    "the watcher hears")
+        said = next(m for m in omar.others if m["type"] == "chat")
+        assert said["from"] == {"seat": 0, "name": "Amira"} and said["phrase"] == "good_luck"
+        await play_until([amira, omar], lambda: omar.state["seq"] >= 4)
+        await until(lambda: watcher.state["seq"] == omar.state["seq"], "the watcher sees")
+        for seat in (amira, omar, watcher):
+            in_order(seat)
+        # Each socket gets its own seat's view only.
+        assert omar.state["you"]["seat"] == 1 and watcher.state["you"]["seat"] is None
+        assert watcher.state["deal"]["hand"] == []
+        # A token of no seat is refused by a relaying server too.
+        socket = await connect(f"{second.ws_base}/ws/{code}?token=nonsense")
+        refused = json.loads(await socket.recv())
+        assert refused["code"] == "unknown_token"
+        await close(amira, omar, watcher)
+
+    with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
+async def stored_moves(url: str, code: str) -> list[int]:
+    from sqlalchemy import select
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from basra.store.schema import moves_table
+
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(select(moves_table.c.idx, moves_table.c.move)
+                                      .where(moves_table.c.code == code)
+                                      .order_by(moves_table.c.idx))
+            found = rows.all()
+    finally:
+        await engine.dispose()
+    assert [idx for idx, _ in found] == list(range(len(found)))
+    return [move for _, move in found]
+
+
+@contextlib.asynccontextmanager
+async def nothing() -> AsyncIterator[None]:
+    yield
