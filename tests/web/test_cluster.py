@@ -24,7 +24,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -346,6 +346,33 @@ def test_lobby_chat_and_watching_work_across_servers(tmp_path: Path) -> None:
         asyncio.run(scenario(place))
 
 
+def test_seeks_on_different_servers_are_paired(tmp_path: Path) -> None:
+    async def seek(ws_base: str, name: str) -> State:
+        async with connect(f"{ws_base}/ws/seek?variant=egyptian&players=2&name={name}",
+                           open_timeout=WAIT) as socket:
+            while True:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 15))
+                if message["type"] != "waiting":
+                    return dict(message)
+
+    async def scenario(place: Site) -> None:
+        first, second = place.servers
+        amira, omar = await asyncio.gather(seek(first.ws_base, "Amira"),
+                                           seek(second.ws_base, "Omar"))
+        assert amira["type"] == omar["type"] == "paired", (amira, omar)
+        assert amira["table"] == omar["table"] and {amira["seat"], omar["seat"]} == {0, 1}
+        # Each token holds its seat, whichever server the socket reaches.
+        seats = [await open_seat(place.balancer.ws_base, amira["table"], amira["token"],
+                                 amira["seat"]),
+                 await open_seat(second.ws_base, omar["table"], omar["token"], omar["seat"])]
+        names = {s["name"] for s in seats[0].state["table"]["seats"]}
+        assert names == {"Amira", "Omar"}
+        await close(*seats)
+
+    with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
 async def stored_moves(url: str, code: str) -> list[int]:
     from sqlalchemy import select
     from sqlalchemy.ext.asyncio import create_async_engine
@@ -364,7 +391,3 @@ async def stored_moves(url: str, code: str) -> list[int]:
     assert [idx for idx, _ in found] == list(range(len(found)))
     return [move for _, move in found]
 
-
-@contextlib.asynccontextmanager
-async def nothing() -> AsyncIterator[None]:
-    yield

@@ -21,6 +21,7 @@ from basra.rules import OPTION_RANGES, option_names, option_specs
 from basra.store import StorageError, Store
 
 from .accounts_api import AccountSettings, accounts_router, request_account
+from .cluster import Cluster
 from .hub import (
     Account,
     Connection,
@@ -37,7 +38,6 @@ from .players_api import players_router
 from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .replay import replay_frames
 from .security import EdgeChecks
-from .cluster import Cluster
 from .seeking import Seeking, SeekSettings
 from .table import ConfigError, JoinError, SeatConfig, TableConfig
 

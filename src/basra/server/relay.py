@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from basra.store import StorageError
@@ -71,6 +72,10 @@ class Relay:
         self.latest: dict[str, tuple[tuple[int, int], dict[str, str]]] = {}
         """Each relayed table's latest views, by version."""
         self.takeovers = 0
+        self.message_handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
+        """Other kinds of one-way message, by kind (seeks use them)."""
+        self.call_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
+        """Other kinds of call, by operation: their answer is sent back as it is."""
         self._task: asyncio.Task[None] | None = None
         self._renewed = 0.0
         self._reminded = 0.0
@@ -313,7 +318,10 @@ class Relay:
         """A one-way message from another server."""
         kind = message.get("k")
         code = str(message.get("code"))
-        if kind == "views":
+        handler = self.message_handlers.get(str(kind))
+        if handler is not None:
+            handler(message)
+        elif kind == "views":
             version = (int(message["version"][0]), int(message["version"][1]))
             views = message["views"]
             remote = self.remote.get(code)
@@ -367,6 +375,9 @@ class Relay:
         )
 
         code = str(args.get("code"))
+        handler = self.call_handlers.get(op)
+        if handler is not None:
+            return await handler(args)
         try:
             return {"value": await self._answer(op, code, args)}
         except ElsewhereError as error:

@@ -17,6 +17,13 @@ and closed::
 
 Rated seeks need a logged-in session (the ``basra_session`` cookie); guests play casual
 games only. Closing the socket cancels the seek.
+
+**Many servers** (a shared cluster): one server at a time pairs the seeks of all, the
+holder of the ``~matchmaker`` lease (taken by any server that finds it free or its holder
+gone, renewed at every pairing). The others send it their seeks (``seek_add``, with what
+each has waited), their cancels and their players' asks for computers; it sends each
+pairing's seat back to the server holding that player's socket (``seek_paired``). When
+the pairing server changes, every server sends the new one its seeks again.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from basra.accounts import token_hash
-from basra.matchmaking import Matchmaker, Pairing, Seek, SeekError
+from basra.matchmaking import Matchmaker, Pairing, Seek, SeekError, UnknownSeekError
 from basra.names import guest_name
 from basra.ratings import new_rating, pool_key
 from basra.rules import RulesError, preset
@@ -51,6 +58,8 @@ log = logging.getLogger("basra.server")
 
 SEEK_MESSAGE = 1000
 """Longest message read on a seek socket, in characters."""
+MATCHMAKER = "~matchmaker"
+"""The lease of the server that pairs the seeks of every server (a shared cluster)."""
 SESSION_COOKIE = "basra_session"
 
 
@@ -102,10 +111,22 @@ class Seeking:
         self.settings = settings or SeekSettings()
         self.clock = clock
         self.matchmaker = Matchmaker()
+        """The seeks this server pairs (every server's, where it is the pairing one)."""
         self._outboxes: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
         self._accounts: dict[str, Account | None] = {}
         self._guests = itertools.count(1)
         self._pairer: asyncio.Task[None] | None = None
+        self.mine: dict[str, Seek] = {}
+        """The waiting seeks of this server's sockets."""
+        self._homes: dict[str, str] = {}
+        """Seeks of other servers' sockets paired here: seek id -> that server's id."""
+        self.pairing_here = not hub.cluster.shared
+        self._pairing_server: str | None = None
+        relay = hub.relay
+        relay.message_handlers["seek_paired"] = self._paired_elsewhere
+        relay.message_handlers["seek_cancel"] = self._cancelled_elsewhere
+        relay.call_handlers["seek_add"] = self._add_from_elsewhere
+        relay.call_handlers["seek_computer"] = self._computer_from_elsewhere
 
     async def start(self) -> None:
         self._pairer = asyncio.create_task(self._pair_loop(), name="basra-seek-pairing")
@@ -123,9 +144,93 @@ class Seeking:
         while True:
             await asyncio.sleep(self.settings.pair_every)
             try:
-                await self.pair_now()
+                if self.hub.cluster.shared:
+                    await self._find_pairing_server()
+                if self.pairing_here:
+                    await self.pair_now()
             except Exception:
                 log.exception("pairing the waiting seeks failed")
+
+    async def _find_pairing_server(self) -> None:
+        """Keep (or take) the pairing lease, or follow the server that has it."""
+        cluster = self.hub.cluster
+        if self.pairing_here:
+            if not await cluster.renew([MATCHMAKER]):
+                return
+            log.warning("this server no longer pairs the seeks")
+            self.pairing_here = False
+            self.matchmaker = Matchmaker()
+            self._homes.clear()
+        owner = (await cluster.owners([MATCHMAKER]))[MATCHMAKER]
+        if owner is None or (owner != cluster.server_id
+                             and owner not in await cluster.listening([owner])):
+            if await cluster.acquire(MATCHMAKER, steal_from=owner) is None:
+                self.pairing_here = True
+                self._pairing_server = cluster.server_id
+                for seek in list(self.mine.values()):
+                    with contextlib.suppress(SeekError):
+                        self.matchmaker.add(seek)
+                return
+            owner = (await cluster.owners([MATCHMAKER]))[MATCHMAKER]
+        if owner != self._pairing_server:
+            self._pairing_server = owner
+            for seek in list(self.mine.values()):
+                with contextlib.suppress(SeekError):
+                    await self._send_seek(seek)
+
+    async def _send_seek(self, seek: Seek) -> None:
+        """Give a seek of this server's to the pairing server (raises :class:`SeekError`
+        when it refuses it; keeps it for the next pairing server when none answers)."""
+        server = self._pairing_server
+        if server is None:
+            return
+        try:
+            answer = await self.hub.cluster.call(server, "seek_add", {
+                "server": self.hub.cluster.server_id, "id": seek.id, "player": seek.player,
+                "name": seek.name, "rating": seek.rating, "variant": seek.variant,
+                "players": seek.players, "rated": seek.rated, "guest": seek.guest,
+                "computer_fill": seek.computer_fill,
+                "waited": seek.waited(self.clock()),
+                "account": self._accounts.get(seek.id)})
+        except Exception as error:
+            log.warning("seek %s waits for a pairing server: %s", seek.id, error)
+            return
+        if isinstance(answer, dict) and answer.get("refused"):
+            raise SeekError(str(answer["refused"]))
+
+    async def _add_from_elsewhere(self, args: dict[str, Any]) -> Any:
+        """A seek of another server's socket, to pair here."""
+        if not self.pairing_here:
+            return {"refused": None, "elsewhere": True}
+        try:
+            seek = Seek(str(args["id"]), str(args["player"]), str(args["name"]),
+                        int(args["rating"]), str(args["variant"]), int(args["players"]),
+                        bool(args["rated"]), self.clock() - float(args["waited"]),
+                        guest=bool(args["guest"]), computer_fill=bool(args["computer_fill"]))
+            if seek.id not in self.matchmaker:
+                self.matchmaker.add(seek)
+        except (SeekError, KeyError, TypeError, ValueError) as error:
+            return {"refused": str(error)}
+        account = args.get("account")
+        self._accounts[seek.id] = (None if account is None
+                                   else (int(account[0]), str(account[1])))
+        self._homes[seek.id] = str(args["server"])
+        return {"refused": None}
+
+    def _cancelled_elsewhere(self, message: dict[str, Any]) -> None:
+        seek_id = str(message.get("id"))
+        if self._homes.pop(seek_id, None) is not None:
+            self.matchmaker.cancel(seek_id)
+            self._accounts.pop(seek_id, None)
+
+    async def _computer_from_elsewhere(self, args: dict[str, Any]) -> Any:
+        with contextlib.suppress(UnknownSeekError):
+            await self._seat(self.matchmaker.expand_with_computer(str(args.get("id")),
+                                                                  self.clock()))
+        return None
+
+    def _paired_elsewhere(self, message: dict[str, Any]) -> None:
+        self._tell(str(message.get("id")), message.get("message") or {})
 
     async def pair_now(self) -> None:
         """Make every table the waiting seeks allow now, and seat their players."""
@@ -157,6 +262,17 @@ class Seeking:
                                  "token": token, "url": f"/t/{table.code}"})
 
     def _tell(self, seek_id: str, message: dict[str, Any]) -> None:
+        """Send a seek's socket a message, on whichever server holds it."""
+        home = self._homes.get(seek_id)
+        if home is not None:
+            if message.get("type") == "paired" or message.get("code") == "server_busy":
+                self._homes.pop(seek_id, None)
+                self._accounts.pop(seek_id, None)
+            self.hub.cluster.send(home, {"k": "seek_paired", "id": seek_id,
+                                         "message": message})
+            return
+        if message.get("type") == "paired" or message.get("code") == "server_busy":
+            self.mine.pop(seek_id, None)
         outbox = self._outboxes.get(seek_id)
         if outbox is not None:
             outbox.put_nowait(message)
@@ -195,12 +311,19 @@ class Seeking:
             except ConfigError as error:
                 raise _SeekRefused("bad_seek", str(error)) from None
             player, account = f"guest:{secrets.token_hex(8)}", None
+        seek_id = secrets.token_hex(8)
         try:
-            seek = Seek(secrets.token_hex(8), player, name, rating, found.name, players,
+            seek = Seek(seek_id, player, name, rating, found.name, players,
                         rated, self.clock(), guest=user is None, computer_fill=True)
-            self.matchmaker.add(seek)
+            if self.pairing_here:
+                self.matchmaker.add(seek)
+            else:
+                self._accounts[seek_id] = account
+                await self._send_seek(seek)
         except SeekError as error:
+            self._accounts.pop(seek_id, None)
             raise _SeekRefused("bad_seek", str(error)) from None
+        self.mine[seek.id] = seek
         return seek, account
 
     async def serve(self, websocket: WebSocket) -> None:
@@ -221,6 +344,10 @@ class Seeking:
         finally:
             reader.cancel()
             self.matchmaker.cancel(seek.id)
+            if self.mine.pop(seek.id, None) is not None and not self.pairing_here \
+                    and self._pairing_server is not None:
+                self.hub.cluster.send(self._pairing_server,
+                                      {"k": "seek_cancel", "id": seek.id})
             self._outboxes.pop(seek.id, None)
             self._accounts.pop(seek.id, None)
 
@@ -241,7 +368,7 @@ class Seeking:
                     message = await asyncio.wait_for(outbox.get(),
                                                      self.settings.waiting_every)
                 except TimeoutError:
-                    if seek.id in self.matchmaker:
+                    if seek.id in self.mine:
                         await websocket.send_text(encode(self._waiting(seek)))
                     continue
                 if message is None:
@@ -286,12 +413,23 @@ class Seeking:
         if kind != "computer":
             return error("bad_message", f"unknown message type {kind!r}; expected "
                                         "computer or ping")
-        if seek.id not in self.matchmaker:
+        if seek.id not in self.mine:
             return None  # seated meanwhile: its seat is on the way
         waited = seek.waited(self.clock())
         if waited < self.settings.computer_after:
             left = math.ceil(self.settings.computer_after - waited)
             return error("too_early", f"wait {left} s more before playing the computer: "
                                       "someone may come")
+        if not self.pairing_here:
+            server = self._pairing_server
+            if server is None:
+                return error("server_busy", "no server pairs seeks right now: wait a moment")
+            try:
+                await self.hub.cluster.call(server, "seek_computer", {"id": seek.id})
+            except Exception:
+                return error("server_busy", "the pairing server did not answer: try again")
+            return None
+        if seek.id not in self.matchmaker:
+            return None
         await self._seat(self.matchmaker.expand_with_computer(seek.id, self.clock()))
         return None
