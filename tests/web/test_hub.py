@@ -166,6 +166,23 @@ def test_an_idle_table_leaves_memory_and_comes_back_exactly(
         assert after[key] == before[key], key
 
 
+def test_a_finished_table_leaves_memory_sooner_and_its_replay_stays(
+        start_web: Callable[..., Web]) -> None:
+    web = start_web(bot_delay=0, idle_after=3600, finished_after=0.3, sweep_every=0.05)
+    quick = web.quick()
+    playing = web.two_humans()
+    with web.connection(quick["code"], quick["token"]) as seat:
+        end = web.play_to_end([seat])
+    with web.connection(playing[0], playing[1]) as other:
+        other.wait_for(lambda state: state["table"]["status"] == "playing")
+    wait_until(lambda: quick["code"] not in web.hub.tables)
+    assert playing[0] in web.hub.tables  # a match in play stays for its idle time
+    record_id = end["result"]["record_id"]
+    assert web.http.get(f"/api/records/{record_id}/frames").status_code == 200
+    info = web.info(quick["code"])  # loaded again on demand, still finished
+    assert info["status"] == "finished" and info["records"] == [record_id]
+
+
 def test_the_computer_plays_only_while_someone_is_at_the_table(
         start_web: Callable[..., Web]) -> None:
     web = start_web(away_after=0.05)

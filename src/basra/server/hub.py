@@ -117,6 +117,9 @@ class HubSettings:
     """A table nobody connected to within this many seconds expires."""
     idle_after: float = 300.0
     """A table with no connection for this many seconds leaves memory."""
+    finished_after: float = 60.0
+    """A table whose match is over, with no connection for this many seconds, leaves
+    memory (its records stay in the database; it is loaded again if someone comes)."""
     sweep_every: float = 5.0
     """Seconds between two looks for tables to expire or put away."""
     max_tables: int = 10_000
@@ -1027,7 +1030,8 @@ class Hub:
 
     async def sweep(self) -> None:
         """One look at every table with no connection: an unopened one past
-        ``unopened_after`` expires; any past ``idle_after`` leaves memory."""
+        ``unopened_after`` expires; any past ``idle_after`` (``finished_after`` once its
+        match is over) leaves memory."""
         now = time.monotonic()
         for code, since in list(self._idle_since.items()):
             table = self.tables.get(code)
@@ -1035,7 +1039,8 @@ class Hub:
                 continue
             if not table.opened and now - since >= self.settings.unopened_after:
                 await self._expire(table)
-            elif now - since >= self.settings.idle_after:
+            elif now - since >= (self.settings.finished_after if table.status == "finished"
+                                 else self.settings.idle_after):
                 self._remove(table)
 
     async def _expire(self, table: Table) -> None:
