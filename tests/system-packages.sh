@@ -5,7 +5,10 @@
 #   chromium      the browser tests (tests/e2e) drive it and never download one; skipped
 #                 when $BASRA_CHROMIUM names a Chromium that exists;
 #   postgresql    the storage tests also run on a throwaway PostgreSQL server that the
-#                 test session starts (tests/conftest.py).
+#                 test session starts (tests/conftest.py);
+#   redis-server, nginx
+#                 the tests of many servers (tests/web/test_cluster.py) start their own
+#                 Redis and nginx balancer on loopback ports (tests/services.py).
 # Uses sudo when not root. Usage: sh tests/system-packages.sh
 set -eu
 
@@ -13,6 +16,8 @@ missing=""
 python3 -c "import ensurepip" 2>/dev/null || missing="$missing python3-venv"
 [ -x "${BASRA_CHROMIUM:-/usr/bin/chromium}" ] || missing="$missing chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
+command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 [ -n "$missing" ] || exit 0
 
 sudo=""

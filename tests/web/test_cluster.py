@@ -346,6 +346,33 @@ def test_lobby_chat_and_watching_work_across_servers(tmp_path: Path) -> None:
         asyncio.run(scenario(place))
 
 
+def test_a_table_moves_to_the_server_its_players_are_at(tmp_path: Path) -> None:
+    """Made on one server, played through another: the table is handed over to the
+    players' server (no more relaying), and play goes on with nothing lost."""
+    async def scenario(place: Site) -> None:
+        first, second = place.servers
+        code, tokens = await two_human_table(first.base, first.base)
+        amira = await open_seat(second.ws_base, code, tokens[0], 0)
+        omar = await open_seat(second.ws_base, code, tokens[1], 1)
+        await play_until([amira, omar], lambda: omar.state["seq"] >= 3)
+        started = time.monotonic()
+        while (await health(second.base))["cluster"]["relayed_sockets"]:
+            assert time.monotonic() - started < WAIT, "the table was not handed over"
+            await asyncio.sleep(0.1)
+        assert (await health(first.base))["cluster"]["handovers"] == 1
+        assert (await health(first.base))["tables"] == 0
+        await play_until([amira, omar], lambda: omar.state["seq"] >= 12)
+        seen = confirmed([amira, omar])
+        moves = await stored_moves(place.database, code)
+        assert len(moves) == omar.state["seq"] == max(seen)
+        for seat in (amira, omar):
+            in_order(seat)
+        await close(amira, omar)
+
+    with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
 def test_seeks_on_different_servers_are_paired(tmp_path: Path) -> None:
     async def seek(ws_base: str, name: str) -> State:
         async with connect(f"{ws_base}/ws/seek?variant=egyptian&players=2&name={name}",

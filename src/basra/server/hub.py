@@ -924,6 +924,16 @@ class Hub:
         """Something about the table changed: plan its next event and send the views."""
         self._changed(table)
 
+    def busy(self, code: str) -> bool:
+        """Whether an intent or a computer move is being handled at the table now."""
+        lock = self._locks.get(code)
+        return lock is not None and lock.locked()
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Keep a background task until it ends (its failure is logged)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
     def forget(self, table: Table) -> None:
         """The table leaves memory without giving up a lease (it was lost already)."""
         self._remove(table, release=False)

@@ -19,7 +19,10 @@ owns; the :class:`Relay` then
 
 On the owner's side it renews the leases of the hub's tables and drops a table whose
 lease or fencing epoch was lost (an old owner after a pause): its sockets are then
-relayed to whoever owns the table now.
+relayed to whoever owns the table now. And ownership follows the players: an owner with
+no socket of its own at a table, whose sockets are all at one other server, hands the
+table over to that server (gives up its lease and tells it to take the table), so that
+a table made on one server and played through another stops being relayed.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ PRESENCE_EVERY = 5.0
 """Seconds between two reminders to an owner of a relay's sockets at its table."""
 PRESENCE_TTL = 16.0
 """An owner forgets a relay's sockets it has not been reminded of for this long."""
+HANDED_FOR = 5.0
+"""Seconds an owner that handed a table over sends calls about it to the new owner."""
 
 
 class _Adopted(Exception):
@@ -76,6 +81,9 @@ class Relay:
         """Other kinds of one-way message, by kind (seeks use them)."""
         self.call_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
         """Other kinds of call, by operation: their answer is sent back as it is."""
+        self.handovers = 0
+        self._handed: dict[str, tuple[str, float]] = {}
+        """Tables this server handed over: code -> (the server taking it, until when)."""
         self._task: asyncio.Task[None] | None = None
         self._renewed = 0.0
         self._reminded = 0.0
@@ -98,7 +106,7 @@ class Relay:
     def health(self) -> dict[str, Any]:
         return {"relayed_tables": len(self.remote),
                 "relayed_sockets": sum(len(s) for s in self.sockets.values()),
-                "takeovers": self.takeovers}
+                "takeovers": self.takeovers, "handovers": self.handovers}
 
     # -- finding a table's owner ---------------------------------------------------------
 
@@ -344,6 +352,19 @@ class Relay:
             remote = self.remote.get(code)
             if remote is not None:
                 remote.owner = None
+        elif kind == "take":
+            remote = self.remote.get(code)
+            if remote is not None and self.sockets.get(code):
+                task = asyncio.create_task(self._take_handed(remote))
+                self.hub.keep(task)
+
+    async def _take_handed(self, remote: RemoteTable) -> None:
+        with contextlib.suppress(_Adopted):
+            try:
+                await self._take_over(remote, None)
+            except Exception as error:
+                log.warning("table %s could not be taken when handed over: %s",
+                            remote.code, error)
 
     def _presence(self, code: str, server: str, seats: list[int], watchers: int) -> None:
         """A relaying server's sockets at one of this server's tables."""
@@ -378,6 +399,11 @@ class Relay:
         handler = self.call_handlers.get(op)
         if handler is not None:
             return await handler(args)
+        handed = self._handed.get(code)
+        if handed is not None and code not in self.hub.tables:
+            if time.monotonic() < handed[1]:
+                return {"error": "elsewhere", "owner": handed[0]}
+            del self._handed[code]
         try:
             return {"value": await self._answer(op, code, args)}
         except ElsewhereError as error:
@@ -471,6 +497,26 @@ class Relay:
             except Exception:
                 log.exception("the look at the cluster's tables failed")
 
+    async def _hand_over(self, now: float) -> None:
+        """Hand each table whose sockets are all at one other server over to it."""
+        hub = self.hub
+        for code, servers in list(hub.presence.items()):
+            table = hub.tables.get(code)
+            present = [s for s, (seats, watchers, _) in servers.items()
+                       if any(seats) or watchers]
+            if (table is None or len(present) != 1 or hub.connections.get(code)
+                    or hub.busy(code)):
+                continue
+            taker = present[0]
+            hub.forget(table)
+            self._handed[code] = (taker, now + HANDED_FOR)
+            await self.cluster.release(code)
+            self.cluster.send(taker, {"k": "take", "code": code})
+            self.handovers += 1
+        for code, (_taker, until) in list(self._handed.items()):
+            if now >= until:
+                del self._handed[code]
+
     async def look(self) -> None:
         """Renew this server's leases (and drop the tables whose lease is lost), forget
         silent relays, and check the owners of the relayed tables."""
@@ -482,6 +528,7 @@ class Relay:
                 table = hub.tables.get(code)
                 if table is not None:
                     self.lost(table)
+            await self._hand_over(now)
             for code, servers in list(hub.presence.items()):
                 silent = [s for s, (_, _, when) in servers.items()
                           if now - when > PRESENCE_TTL]
