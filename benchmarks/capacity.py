@@ -5,6 +5,8 @@ Usage (from the repository root, with the project installed):
     python benchmarks/capacity.py                          # 200 tables, 500 ms think, 60 s
     python benchmarks/capacity.py --tables 400 --think-ms 250 --seconds 30
     python benchmarks/capacity.py --client-procs 2 --out /tmp/capacity.json
+    python benchmarks/capacity.py --servers 2 --tables 1000 --think-ms 2000
+    python benchmarks/capacity.py --servers 3 --tables 1000 --think-ms 2000 --kill-every 20
 
 The script starts the real server (``python -m basra serve``) on a free port with a fresh
 SQLite file and no computer delay, creates ``--tables`` two-player tables whose seats are
@@ -22,6 +24,17 @@ Moves sent during the ``--warmup`` seconds are not measured; those sent during t
 ``--seconds`` are. The figures are printed, and the run is appended to ``--out`` (JSON)
 with the command line, the date and the machine. The target: a 99th-percentile round trip
 under 100 ms at 200 tables or more, with no ``error`` message.
+
+**Many servers** (``--servers N``): the script starts a throwaway PostgreSQL cluster, a
+Redis and N servers sharing them (``--redis``), behind nginx with the project's
+configuration (``deploy/nginx``), all from Debian's packages on loopback ports
+(``tests/services.py``); every request and socket goes through nginx. With
+``--kill-every S`` it kills a random server (``kill -9``) every S seconds of the
+measured window and starts it again; the clients reconnect through nginx. Matches then
+never end (``target=10000``), and at the end every play any client saw confirmed is
+looked up in the database: the figures say how many are missing or different (the
+target is none), and how long each kill's tables took to come back (from the kill to
+the first state on each reconnected socket; the target is under 5 s).
 """
 
 from __future__ import annotations
@@ -35,7 +48,6 @@ import multiprocessing
 import os
 import platform
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +59,7 @@ from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from harness import (
     Server,
     cpu_model,
@@ -62,6 +75,9 @@ from harness import (
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+import services
+from basra.cards import parse_card
 
 TARGET_TABLES = 200
 TARGET_P99_MS = 100.0
@@ -97,6 +113,8 @@ class Settings:
     compression: bool
     preroll: bool
     seed: int
+    reconnect: bool = False
+    """Reconnect a socket that closes (runs that kill servers)."""
 
 
 # -- the machine's CPU time ------------------------------------------------------------
@@ -115,27 +133,100 @@ def machine_busy() -> tuple[float, float]:
 # -- the server ------------------------------------------------------------------------
 
 
+SERVE_OPTIONS = ["--bot-delay", "0", "--away-after", "3600",
+                 # One client process plays every table: lift the per-address limits.
+                 "--create-limit", "100000/minute", "--join-limit", "100000/minute",
+                 "--socket-limit", "100000/minute", "--sockets-per-address", "100000"]
+
+
+@dataclass
+class Site:
+    """The servers under test, and what else runs for them."""
+
+    base_url: str
+    servers: list[Server]
+    helpers: list[int] = field(default_factory=list)
+    """Processes of the set-up whose CPU counts too (PostgreSQL, Redis, nginx)."""
+    database: str = ""
+    restart: Callable[[int], Server] | None = None
+    """Start server ``i`` again (after a kill) on its port."""
+
+    def pids(self) -> list[int]:
+        return [server.pid for server in self.servers] + self.helpers
+
+
 @contextlib.contextmanager
-def running_server(folder: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """The real server on a free port with a fresh database; stopped on the way out."""
+def running_server(folder: Path) -> Iterator[Site]:
+    """The real server on a free port with a fresh SQLite database; stopped on the way
+    out."""
     port = free_port()
     command = [sys.executable, "-m", "basra", "serve", "--port", str(port),
-               "--db", f"sqlite:///{folder / 'bench.db'}", "--bot-delay", "0",
-               "--away-after", "3600",
-               # One client process plays every table: lift the per-address limits.
-               "--create-limit", "100000/minute", "--join-limit", "100000/minute",
-               "--socket-limit", "100000/minute",
-               "--sockets-per-address", "100000"]
+               "--db", f"sqlite:///{folder / 'bench.db'}", *SERVE_OPTIONS]
     with Server(port, command, folder / "server.log", "basra-capacity-server-{pid}.log"
                 ) as server:
         asyncio.run(server.ready("/", 30))
-        yield server.process, server.base
+        yield Site(server.base, [server])
 
 
-def create_tables(base_url: str, count: int) -> list[tuple[Ticket, Ticket]]:
-    """``count`` two-player tables, both seats human and taken: one ticket per seat."""
-    body = {"variant": "egyptian", "players": 2,
-            "seats": [{"kind": "human"}, {"kind": "human"}]}
+def _tree(pid: int) -> list[int]:
+    """A process and its children (PostgreSQL's backends, nginx's worker)."""
+    found = [pid]
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            found += _tree(int(child))
+    return found
+
+
+@contextlib.contextmanager
+def running_site(folder: Path, count: int) -> Iterator[Site]:
+    """PostgreSQL, Redis, ``count`` servers sharing them and nginx in front; all stopped
+    on the way out."""
+    missing = services.missing_programs()
+    binaries = services.server_binaries()
+    if missing or binaries is None:
+        raise SystemExit(f"--servers needs {', '.join(missing or ['PostgreSQL'])}: "
+                         "sh tests/system-packages.sh installs them")
+    postgres = services.Postgres(binaries)
+    try:
+        database = postgres.start()
+        with services.Redis(folder / "redis") as redis, contextlib.ExitStack() as stack:
+            ports = [free_port() for _ in range(count)]
+
+            def start(index: int) -> Server:
+                command = [sys.executable, "-m", "basra", "serve", "--port",
+                           str(ports[index]), "--db", database, "--redis", redis.url,
+                           "--server-id", f"s{index}", *SERVE_OPTIONS]
+                return Server(ports[index], command, folder / f"server-{index}.log",
+                              f"basra-capacity-server-{index}-{{pid}}.log")
+
+            servers = [stack.enter_context(start(i)) for i in range(count)]
+            for server in servers:
+                asyncio.run(server.ready("/readyz", 60))
+            balancer = stack.enter_context(services.Balancer(folder / "nginx", ports))
+            site = Site(balancer.base, servers, database=database)
+
+            def restart(index: int) -> Server:
+                server = stack.enter_context(start(index))
+                site.servers[index] = server
+                return server
+
+            site.restart = restart
+            site.helpers = [redis.process.pid, balancer.process.pid]
+            pg_pid = Path(postgres.data / "postmaster.pid").read_text().split()[0]
+            site.helpers.append(int(pg_pid))
+            yield site
+    finally:
+        postgres.remove()
+
+
+def create_tables(base_url: str, count: int, endless: bool = False
+                  ) -> list[tuple[Ticket, Ticket]]:
+    """``count`` two-player tables, both seats human and taken: one ticket per seat
+    (matches that never end with ``endless``)."""
+    body: dict[str, Any] = {"variant": "egyptian", "players": 2,
+                            "seats": [{"kind": "human"}, {"kind": "human"}]}
+    if endless:
+        body["rules"] = {"target": 10000}
     tables = []
     with httpx.Client(base_url=base_url, timeout=30) as client:
         for number in range(count):
@@ -180,6 +271,11 @@ class ClientRun:
     errors: Counter[str] = field(default_factory=Counter)
     unanswered: int = 0
     disconnects: int = 0
+    comebacks: list[tuple[float, float]] = field(default_factory=list)
+    """(closed, first state again) of each socket that closed and reconnected
+    (time.monotonic)."""
+    confirmed: dict[str, dict[int, str]] = field(default_factory=dict)
+    """Each table's confirmed plays seen by its clients: seq -> card played."""
     loop_lags: list[float] = field(default_factory=list)
     cpu_window: list[float] = field(default_factory=list)
 
@@ -220,16 +316,39 @@ class Seat:
                 open_timeout=60, max_size=2**22)
 
     async def play(self) -> None:
-        """Read the socket until the run stops."""
-        assert self.socket is not None
-        try:
-            async for raw in self.socket:
-                self.receive(json.loads(raw))
-                if self.run.stopping and self.pending is None:
-                    break
-        except ConnectionClosed:
-            if not self.run.stopping:
+        """Read the socket until the run stops (reconnecting in runs that kill
+        servers)."""
+        while True:
+            assert self.socket is not None
+            try:
+                async for raw in self.socket:
+                    self.receive(json.loads(raw))
+                    if self.run.stopping and self.pending is None:
+                        return
+                return
+            except ConnectionClosed:
+                if self.run.stopping:
+                    return
                 self.run.disconnects += 1
+                if not self.run.settings.reconnect:
+                    return
+            closed = time.monotonic()
+            self.pending = None  # its answer may never come: not measured
+            self.scheduled = None
+            await self.reconnect()
+            self.run.comebacks.append((closed, time.monotonic()))
+
+    async def reconnect(self) -> None:
+        """Open the seat's socket again (through the balancer) and read its first
+        state."""
+        while not self.run.stopping:
+            try:
+                await self.connect(asyncio.Semaphore(1))
+                assert self.socket is not None
+                self.receive(json.loads(await asyncio.wait_for(self.socket.recv(), 10)))
+                return
+            except (OSError, ConnectionClosed, TimeoutError, Exception):
+                await asyncio.sleep(0.1)
 
     def receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -241,6 +360,9 @@ class Seat:
         now = time.perf_counter()
         match_number = message["table"]["match_number"]
         seq = message["seq"]
+        if self.run.settings.reconnect and message["last_play"] is not None:
+            self.run.confirmed.setdefault(self.ticket.code, {})[seq] = (
+                message["last_play"]["card"])
         if self.pending is not None:
             sent_match, sent_seq, sent_at, measured = self.pending
             if match_number != sent_match or seq > sent_seq:
@@ -374,7 +496,8 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
     await asyncio.gather(*readers, lag, return_exceptions=True)
     cpu = run.cpu_window[1] - run.cpu_window[0] if len(run.cpu_window) == 2 else math.nan
     return {"round_trips": run.round_trips, "final_round_trips": run.final_round_trips,
-            "errors": dict(run.errors),
+            "errors": dict(run.errors), "comebacks": run.comebacks,
+            "confirmed": run.confirmed,
             "unanswered": run.unanswered, "disconnects": run.disconnects,
             "loop_lags": run.loop_lags, "cpu_seconds": cpu}
 
@@ -411,12 +534,17 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Run the whole benchmark once; the figures."""
     raise_open_files()
     context = multiprocessing.get_context("spawn")
+    killing = args.kill_every is not None
     with tempfile.TemporaryDirectory(prefix="basra-capacity-") as folder, \
-            running_server(Path(folder)) as (server, base_url):
-        err.print(f"server pid {server.pid} at {base_url}; creating {args.tables} tables")
-        tables = create_tables(base_url, args.tables)
+            (running_site(Path(folder), args.servers) if args.servers
+             else running_server(Path(folder))) as site:
+        base_url = site.base_url
+        err.print(f"{len(site.servers)} server(s) at {base_url}; creating {args.tables} "
+                  "tables")
+        tables = create_tables(base_url, args.tables, endless=killing)
         settings = Settings(base_url, args.think_ms, args.warmup, args.seconds,
-                            not args.no_compression, not args.no_preroll, args.seed)
+                            not args.no_compression, not args.no_preroll and not killing,
+                            args.seed, reconnect=killing)
         groups: list[list[Ticket]] = [[] for _ in range(args.client_procs)]
         for number, pair in enumerate(tables):
             groups[number % args.client_procs].extend(pair)
@@ -444,7 +572,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             go.set()
             measure_from = start_at.value + args.warmup
             measure_to = measure_from + args.seconds
-            server_cpu, machine = _watch(args, measure_from, measure_to, progress, server.pid)
+            server_cpu, machine, kills = _watch(args, measure_from, measure_to, progress,
+                                                site)
             figures: dict[int, dict[str, Any]] = {}
             for _ in workers:
                 slot, found = results.get(timeout=DRAIN_SECONDS + 120)
@@ -456,12 +585,71 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 worker.join(timeout=10)
                 if worker.is_alive():
                     worker.kill()
-    return _summary(args, figures, server_cpu, machine)
+        lost = _lost_plays(site.database, figures) if killing else None
+    return _summary(args, figures, server_cpu, machine, kills, lost)
+
+
+def _lost_plays(database: str, figures: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """Every confirmed play the clients saw, looked up in the database."""
+    from sqlalchemy import select
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from basra.store.schema import moves_table
+
+    seen: dict[str, dict[int, str]] = {}
+    for found in figures.values():
+        for code, plays in found["confirmed"].items():
+            seen.setdefault(code, {}).update({int(seq): card for seq, card in plays.items()})
+
+    async def read() -> dict[str, dict[int, int]]:
+        engine = create_async_engine(database)
+        stored: dict[str, dict[int, int]] = {}
+        try:
+            async with engine.connect() as conn:
+                rows = await conn.execute(select(moves_table.c.code, moves_table.c.idx,
+                                                 moves_table.c.move))
+                for row in rows:
+                    stored.setdefault(row.code, {})[row.idx] = row.move
+        finally:
+            await engine.dispose()
+        return stored
+
+    stored = asyncio.run(read())
+    missing = different = 0
+    for code, plays in seen.items():
+        for seq, card in plays.items():
+            move = stored.get(code, {}).get(seq - 1)
+            if move is None:
+                missing += 1
+            elif move & 63 != parse_card(card):
+                different += 1
+    return {"checked": sum(len(p) for p in seen.values()), "missing": missing,
+            "different": different}
 
 
 def _watch(args: argparse.Namespace, measure_from: float, measure_to: float,
-           progress: SynchronizedArray[int], pid: int) -> tuple[float, float]:
-    """Show progress; the server's CPU seconds and the machine's busy share in the window."""
+           progress: SynchronizedArray[int], site: Site
+           ) -> tuple[float, float, list[float]]:
+    """Show progress (killing a server every ``--kill-every`` seconds); the servers' CPU
+    seconds (with PostgreSQL, Redis and nginx), the machine's busy share in the window,
+    and when each kill was (time.monotonic)."""
+    import random as chance
+
+    kills: list[float] = []
+    next_kill = measure_from + (args.kill_every or math.inf)
+
+    seen: dict[int, float] = {}
+    """CPU seconds of every process of the set-up, at its latest look."""
+
+    def look(pids: list[int]) -> None:
+        for top in pids:
+            for pid in _tree(top):
+                with contextlib.suppress(OSError, ValueError):
+                    seen[pid] = cpu_seconds(pid)
+
+    def cpu() -> float:
+        look(site.pids())
+        return sum(seen.values())
     columns = (TextColumn("{task.description}"), BarColumn(),
                TextColumn("{task.fields[moves]} moves"), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as bar:
@@ -470,23 +658,44 @@ def _watch(args: argparse.Namespace, measure_from: float, measure_to: float,
             bar.update(warm, completed=args.warmup - (measure_from - now))
             time.sleep(min(0.25, max(0.0, measure_from - now)))
         bar.update(warm, completed=args.warmup)
-        cpu_before = cpu_seconds(pid)
+        cpu_before = cpu()
         busy_before, total_before = machine_busy()
         task = bar.add_task("measuring", total=args.seconds, moves=0)
         while (now := time.monotonic()) < measure_to:
             bar.update(task, completed=args.seconds - (measure_to - now),
                        moves=sum(progress[:]))
+            if now >= next_kill and site.restart is not None:
+                index = chance.randrange(len(site.servers))
+                look([site.servers[index].pid])  # its CPU time so far still counts
+                kills.append(time.monotonic())
+                site.servers[index].kill()
+                site.restart(index)
+                next_kill += args.kill_every
+                err.print(f"killed server {index} (kill {len(kills)})")
             time.sleep(min(0.25, max(0.0, measure_to - now)))
-        cpu_after = cpu_seconds(pid)
+        cpu_after = cpu()
         busy_after, total_before_end = machine_busy()
         bar.update(task, completed=args.seconds, moves=sum(progress[:]))
     total = total_before_end - total_before
     machine = (busy_after - busy_before) / total if total else math.nan
-    return cpu_after - cpu_before, machine
+    return max(0.0, cpu_after - cpu_before), machine, kills
+
+
+def _recovery(kills: list[float], comebacks: list[tuple[float, float]]
+              ) -> list[float]:
+    """For each kill, seconds until the last socket it closed had a state again."""
+    found = []
+    for number, kill in enumerate(kills):
+        until = kills[number + 1] if number + 1 < len(kills) else math.inf
+        backs = [back - kill for closed, back in comebacks if kill <= closed < until]
+        if backs:
+            found.append(round(max(backs), 2))
+    return found
 
 
 def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
-             server_cpu: float, machine: float) -> dict[str, Any]:
+             server_cpu: float, machine: float, kills: list[float],
+             lost: dict[str, Any] | None) -> dict[str, Any]:
     round_trips = sorted(rt for found in figures.values() for rt in found["round_trips"])
     finals = sorted(rt for found in figures.values() for rt in found["final_round_trips"])
     lags = sorted(lag for found in figures.values() for lag in found["loop_lags"])
@@ -498,10 +707,23 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
     p99 = percentile(round_trips, 99)
     passed = (args.tables >= TARGET_TABLES and p99 < TARGET_P99_MS
               and not errors and bool(round_trips))
+    comebacks = [tuple(pair) for found in figures.values() for pair in found["comebacks"]]
+    recovery = _recovery(kills, comebacks)  # type: ignore[arg-type]
+    failover = None
+    if args.kill_every is not None:
+        failover = {"kills": len(kills), "recovery_s": recovery,
+                    "recovery_max_s": max(recovery, default=math.nan),
+                    "confirmed_plays": lost}
+        passed = (bool(kills) and len(recovery) == len(kills) and max(recovery) < 5
+                  and lost is not None and lost["missing"] == lost["different"] == 0)
     return {
         **stamp("capacity.py"),
         "machine": {"cores": cores, "usable_cores": usable_cores(), "cpu": cpu_model(),
                     "python": platform.python_version()},
+        "servers": args.servers or 1,
+        "set_up": (f"{args.servers} server(s), PostgreSQL, Redis, nginx" if args.servers
+                   else "1 server, SQLite"),
+        "failover": failover,
         "tables": args.tables,
         "connections": 2 * args.tables,
         "think_ms": args.think_ms,
@@ -529,7 +751,9 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
                                                    / args.seconds)), 1),
         "client_loop_lag_ms": {"p99": round(percentile(lags, 99), 2),
                                "max": round(percentile(lags, 100), 2)},
-        "target": f"p99 < {TARGET_P99_MS:g} ms at >= {TARGET_TABLES} tables, no errors",
+        "target": (f"p99 < {TARGET_P99_MS:g} ms at >= {TARGET_TABLES} tables, no errors"
+                   if args.kill_every is None else
+                   "every kill's tables back within 5 s, no confirmed play lost"),
         "passed": passed,
     }
 
@@ -539,6 +763,7 @@ def report(result: dict[str, Any]) -> None:
     lag = result["client_loop_lag_ms"]
     finals = result["match_end_round_trip_ms"]
     lines = [
+        f"set-up            {result['set_up']}",
         f"tables            {result['tables']} ({result['connections']} WebSockets, "
         f"{result['client_procs']} client process(es), "
         f"compression {'on' if result['compression'] else 'off'})",
@@ -557,6 +782,11 @@ def report(result: dict[str, Any]) -> None:
         f"{result['other_cpu_percent']:.0f}% (machine {result['machine_busy_percent']:.0f}% "
         f"busy of {result['machine']['cores']} cores, {result['machine']['usable_cores']} usable)",
         f"client loop lag   p99 {lag['p99']:.1f} ms, max {lag['max']:.1f} ms",
+        *([] if result["failover"] is None else [
+            f"kills             {result['failover']['kills']}; tables back after "
+            f"{result['failover']['recovery_s']} s (max "
+            f"{result['failover']['recovery_max_s']} s)",
+            f"confirmed plays   {result['failover']['confirmed_plays']}"]),
         f"{'PASS' if result['passed'] else 'FAIL'}              {result['target']}",
     ]
     print("\n".join(lines), flush=True)
@@ -579,11 +809,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-preroll", action="store_true",
                         help="Start every table at its first play (matches then end in step).")
     parser.add_argument("--seed", type=int, default=0, help="Seed of the think times.")
+    parser.add_argument("--servers", type=int, default=0,
+                        help="Servers behind nginx, sharing PostgreSQL and Redis (default "
+                             "0: one server alone, on SQLite).")
+    parser.add_argument("--kill-every", type=float, default=None, metavar="SECONDS",
+                        help="Kill a random server this often, and start it again "
+                             "(needs --servers).")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/capacity.json"),
                         help="JSON file the run is appended to.")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.client_procs < 1 or args.seconds <= 0 or args.warmup < 0:
         parser.error("--tables and --client-procs must be positive, --seconds above 0")
+    if args.servers < 0 or (args.kill_every is not None
+                            and (args.servers < 2 or args.kill_every <= 0)):
+        parser.error("--kill-every needs --servers 2 or more, and a positive period")
     result = measure(args)
     report(result)
     save(result, args.out)

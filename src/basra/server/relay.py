@@ -179,13 +179,16 @@ class Relay:
         if owner is not None:
             remote.owner = owner
             return
+        started = time.monotonic()
         try:
             table = await self.hub.table(remote.code)
         except ElsewhereError as elsewhere:
             remote.owner = elsewhere.args[1]
             return
         self.takeovers += 1
-        log.warning("took table %s over (its server %s is gone)", remote.code, gone)
+        log.warning("took table %s over in %.0f ms (%s)", remote.code,
+                    1000 * (time.monotonic() - started),
+                    "handed over" if gone is None else f"its server {gone} is gone")
         self.adopt(table)
         raise _Adopted(table)
 
