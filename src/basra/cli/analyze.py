@@ -116,7 +116,7 @@ def _print_decisions(decisions: list[Decision], names: list[str], show_all: bool
     for column in ("deal", "play", "player", "played", "best", "lost", "label"):
         table.add_column(column, justify="right" if column in ("deal", "play", "lost")
                          else "left")
-    notes = []
+    notes: list[str] = []
     for d in decisions:
         if not show_all and d.label in ("best", "good"):
             continue
