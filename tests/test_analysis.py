@@ -91,7 +91,7 @@ def test_accuracy_is_100_for_best_play_and_falls_with_loss() -> None:
 
 
 def test_the_known_blunder_is_flagged() -> None:
-    record, deal, play, seat, basra_move = _blunder_record()
+    record, deal, play, seat, _ = _blunder_record()
     decisions = analyze_record(record, seats=[seat], samples=40, seed=1)
     blunder = next(d for d in decisions if (d.deal, d.play) == (deal, play))
     assert blunder.label == "blunder", (blunder.loss, blunder.loss_error)

@@ -104,7 +104,7 @@ def test_hints_only_for_the_seated_player_on_its_turn_against_computers(web: Any
     values = [m["value"] for m in hint["moves"]]
     assert values == sorted(values, reverse=True)
     assert hint["seq"] == client.state["seq"]
-    humans, first, second = web.two_humans()
+    humans, first, _ = web.two_humans()
     refused = web.http.get(f"/api/tables/{humans}/hint?token={first}")
     assert refused.status_code == 403 and refused.json()["code"] == "not_against_computers"
     assert web.http.get("/api/tables/NOPE/hint?token=x").status_code == 404
