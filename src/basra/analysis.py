@@ -42,7 +42,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
 from .bots.search import deal_margin, greedy_playout, sample_state, solve
-from .cards import card_names
 from .match import Match
 from .observe import Observation, observe
 from .record import replay
@@ -73,6 +72,8 @@ __all__ = [
     "decision_points",
     "evaluate",
     "label_for",
+    "note_facts",
+    "note_text",
     "notes_for",
     "record_digest",
 ]
@@ -210,26 +211,19 @@ def accuracy(losses: Sequence[float]) -> float | None:
     return 100 * sum(math.exp(-max(0.0, loss) / ACCURACY_SCALE) for loss in losses) / len(losses)
 
 
-def _capture_text(move: int) -> str:
-    card = card_names(1 << move_card(move))[0]
-    captured = move_captured(move)
-    if not captured:
-        return f"{card} to the floor"
-    return f"{card} takes {' '.join(card_names(captured))}"
-
-
-def notes_for(observation: Observation, evaluation: Evaluation, played: int) -> list[str]:
-    """What a decision did wrong, in plain words: a capture left on the table, a basra
-    missed, a basra left to the next player (only for an inaccuracy or worse)."""
+def note_facts(observation: Observation, evaluation: Evaluation, played: int
+               ) -> list[dict[str, Any]]:
+    """What a decision did wrong, as facts a page can word in its language: ``missed_basra``
+    (``move``), ``left_capture`` (``move``, ``cards``, ``points``) and ``basra_risk``
+    (``chance``); only for an inaccuracy or worse."""
     rules = observation.rules
-    word = "sur" if rules.family == "pasur" else "basra"
     by_move = {v.move: v for v in evaluation.moves}
     best = evaluation.moves[0]
     mine = by_move[played]
     # Notes only for a clear loss: an inaccuracy or worse, less one standard error.
     if best.move == played or best.value - mine.value - mine.loss_error < THRESHOLDS[1]:
         return []
-    notes = []
+    facts: list[dict[str, Any]] = []
     table = capture_table(rules)
     best_taken, played_taken = move_captured(best.move), move_captured(played)
     best_points = rules.card_points_of(best_taken | 1 << move_card(best.move)) \
@@ -241,15 +235,41 @@ def notes_for(observation: Observation, evaluation: Evaluation, played: int) -> 
     played_basra = bool(played_taken) and table.is_basra(observation.floor, move_card(played),
                                                          played_taken)
     if makes_basra and not played_basra:
-        notes.append(f"misses a {word}: {_capture_text(best.move)}")
+        facts.append({"kind": "missed_basra", "move": move_text(best.move)})
     elif best_taken and (best_taken.bit_count() > played_taken.bit_count()
                          or best_points > played_points):
-        notes.append(f"leaves a capture on the table: {_capture_text(best.move)} "
-                     f"({best_taken.bit_count() + 1} cards, {best_points} points)")
+        facts.append({"kind": "left_capture", "move": move_text(best.move),
+                      "cards": best_taken.bit_count() + 1, "points": best_points})
     if mine.basra_risk >= RISK_NOTE and mine.basra_risk >= best.basra_risk + 0.05:
-        notes.append(f"leaves a {word} to the next player: "
-                     f"{round(100 * mine.basra_risk)}% likely")
-    return notes
+        facts.append({"kind": "basra_risk", "chance": round(mine.basra_risk, 3)})
+    return facts
+
+
+def note_text(fact: dict[str, Any], word: str = "basra") -> str:
+    """A fact of :func:`note_facts` in plain English.
+
+    >>> note_text({"kind": "basra_risk", "chance": 0.3})
+    'leaves a basra to the next player: 30% likely'
+    """
+    kind = fact["kind"]
+    if kind == "missed_basra":
+        return f"misses a {word}: {_move_words(fact['move'])}"
+    if kind == "left_capture":
+        points = "1 point" if fact["points"] == 1 else f"{fact['points']} points"
+        return (f"leaves a capture on the table: {_move_words(fact['move'])} "
+                f"({fact['cards']} cards, {points})")
+    return f"leaves a {word} to the next player: {round(100 * fact['chance'])}% likely"
+
+
+def _move_words(text: str) -> str:
+    card, _, taken = text.partition(":")
+    return f"{card} takes {' '.join(taken.split('+'))}" if taken else f"{card} to the floor"
+
+
+def notes_for(observation: Observation, evaluation: Evaluation, played: int) -> list[str]:
+    """:func:`note_facts` in plain English (``sur`` for basra in Pasur)."""
+    word = "sur" if observation.rules.family == "pasur" else "basra"
+    return [note_text(fact, word) for fact in note_facts(observation, evaluation, played)]
 
 
 class Decision(NamedTuple):
@@ -263,6 +283,8 @@ class Decision(NamedTuple):
     played: int
     evaluation: Evaluation
     notes: tuple[str, ...]
+    facts: tuple[dict[str, Any], ...] = ()
+    """The notes as facts (:func:`note_facts`)."""
 
     @property
     def best(self) -> int:
@@ -307,9 +329,9 @@ def decision_points(match: Match, seats: Sequence[int] | None = None
 
 
 def _evaluate_job(observation: Observation, seconds: float, samples: int | None,
-                  seed: int, played: int) -> tuple[Evaluation, list[str]]:
+                  seed: int, played: int) -> tuple[Evaluation, list[dict[str, Any]]]:
     evaluation = evaluate(observation, seconds=seconds, samples=samples, seed=seed)
-    return evaluation, notes_for(observation, evaluation, played)
+    return evaluation, note_facts(observation, evaluation, played)
 
 
 def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
@@ -322,7 +344,7 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
     total = len(points)
     seconds = max(0.001, think_ms / 1000)
     seeds = [seed * 1_000_003 + deal * 1009 + play for deal, play, _, _ in points]
-    results: list[tuple[Evaluation, list[str]] | None] = [None] * total
+    results: list[tuple[Evaluation, list[dict[str, Any]]] | None] = [None] * total
     if progress is not None:
         progress(0, total)
     if jobs <= 1 or total <= 1:
@@ -335,7 +357,7 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
 
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(),
                                  initializer=_ignore_interrupts) as pool:
-            futures: dict[Future[tuple[Evaluation, list[str]]], int] = {
+            futures: dict[Future[tuple[Evaluation, list[dict[str, Any]]]], int] = {
                 pool.submit(_evaluate_job, view, seconds, samples, seeds[i], move): i
                 for i, (_, _, view, move) in enumerate(points)
             }
@@ -348,8 +370,10 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
     decisions = []
     for (deal, play, view, move), result in zip(points, results, strict=True):
         assert result is not None
-        evaluation, notes = result
-        decisions.append(Decision(deal, play, view.seat, move, evaluation, tuple(notes)))
+        evaluation, facts = result
+        word = "sur" if view.rules.family == "pasur" else "basra"
+        decisions.append(Decision(deal, play, view.seat, move, evaluation,
+                                  tuple(note_text(f, word) for f in facts), tuple(facts)))
     return decisions
 
 
@@ -425,7 +449,7 @@ def analysis_document(record: dict[str, Any], decisions: Sequence[Decision], *,
             "label": d.label,
             "eval": _round(_eval_for_first_side(rules.sides, side, d.value)),
             "exact": d.evaluation.exact, "samples": d.evaluation.samples,
-            "notes": list(d.notes),
+            "notes": list(d.notes), "facts": list(d.facts),
             "moves": [{"move": move_text(v.move), "value": round(v.value, 3),
                        "basra_risk": round(v.basra_risk, 3)} for v in d.evaluation.moves],
         })
