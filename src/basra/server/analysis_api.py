@@ -1,7 +1,7 @@
 """Analysis, puzzles and hints over HTTP (``docs/web-protocol.md``, "Analysis and puzzles").
 
     POST /api/records/{id}/analysis  -> 202 {"status": "running"} | 200 {"status": "done", ...}
-    GET  /api/records/{id}/analysis  -> 200 done | 202 running | 404 {"status": "none"}
+    GET  /api/records/{id}/analysis  -> 200 {"status": "done" | "running" | "failed" | "none"}
     GET  /api/puzzles/next?rating=R&skip=ID,ID  -> a puzzle to solve (no solution in it)
     GET  /api/puzzles/{id}           -> that puzzle
     POST /api/puzzles/{id}/answer    {"move": "7S:2H+5D"} -> right or not, the solution, the
@@ -24,6 +24,7 @@ import os
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -152,26 +153,27 @@ def analysis_router(store: Store, hub: Any = None, *,
             running.pop(record_id, None)
 
     async def status(record_id: int) -> JSONResponse:
+        """Always 200 (a page polls it): done with the document, running, failed, none."""
         document = await analyses.get_analysis(record_id)
         if document is not None:
             return JSONResponse({"status": "done", "analysis": document})
         if record_id in running:
-            return JSONResponse({"status": "running"}, status_code=202)
+            return JSONResponse({"status": "running"})
         if record_id in failures:
-            return JSONResponse({"status": "failed", "error": failures[record_id]},
-                                status_code=500)
-        return JSONResponse({"status": "none"}, status_code=404)
+            return JSONResponse({"status": "failed", "error": failures[record_id]})
+        return JSONResponse({"status": "none"})
 
     @router.get("/puzzles", include_in_schema=False)
     async def puzzles_page() -> FileResponse:
-        from importlib import resources
-
         return FileResponse(str(resources.files("basra") / "web" / "puzzles.html"),
                             media_type="text/html")
 
     @router.get("/api/records/{record_id}/analysis", response_model=None)
     async def get_analysis(record_id: int) -> JSONResponse:
-        """A stored record's analysis: done (with the document), running, or none."""
+        """A stored record's analysis: done (with the document), running, failed or
+        none."""
+        if not -(2**63) <= record_id < 2**63:
+            return JSONResponse({"status": "none"})
         return await status(record_id)
 
     @router.post("/api/records/{record_id}/analysis", response_model=None)
@@ -179,7 +181,9 @@ def analysis_router(store: Store, hub: Any = None, *,
         """Analyse a stored, finished match in the worker pool (once)."""
         if not -(2**63) <= record_id < 2**63:
             return _refusal(404, "unknown_record", f"no record has the id {record_id}")
-        if record_id in running or await analyses.get_analysis(record_id) is not None:
+        if record_id in running:
+            return JSONResponse({"status": "running"}, status_code=202)
+        if await analyses.get_analysis(record_id) is not None:
             return await status(record_id)
         found = await store.get_record(record_id)
         if found is None:
@@ -205,10 +209,10 @@ def analysis_router(store: Store, hub: Any = None, *,
 
     @router.get("/api/puzzles/rating", response_model=None)
     async def puzzle_rating(request: Request) -> JSONResponse:
-        """The logged-in account's puzzle rating (404 for a guest)."""
+        """The logged-in account's puzzle rating (null for a guest, who keeps streaks)."""
         user = await account(request)
         if user is None:
-            return _refusal(404, "not_logged_in", "puzzle ratings are for accounts")
+            return JSONResponse({"rating": None, "solved": 0, "attempts": 0})
         rating, solved, attempts = await analyses.puzzle_rating(user[0])
         return JSONResponse({"rating": rating, "solved": solved, "attempts": attempts})
 
