@@ -7,6 +7,7 @@ import asyncio
 import os
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from browsing import Opener, expect_translated
@@ -50,7 +51,9 @@ def analysis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
     """A server whose database holds one finished match; analyses take a few ms a move."""
     folder = tmp_path_factory.mktemp("analysis-e2e")
     url = sqlite_url(folder / "analysis.db")
-    record_id = asyncio.run(_store_record(url, _finished_record()))
+    # Playwright's sync API may hold this thread's event loop: store from a thread of its own.
+    with ThreadPoolExecutor(1) as thread:
+        record_id = thread.submit(asyncio.run, _store_record(url, _finished_record())).result()
     saved = {key: os.environ.get(key) for key in ("BASRA_ANALYSIS_THINK_MS",)}
     os.environ["BASRA_ANALYSIS_THINK_MS"] = "3"
     try:
