@@ -152,3 +152,31 @@ def _legal_moves(page: Page) -> list[str]:
         ".map((m) => m.move)", puzzle_id)
     return moves
 
+
+
+def test_hints_at_an_unrated_game_against_the_computer_and_none_for_watchers(
+        pages: Opener, analysis_server: tuple[str, int]) -> None:
+    base, _ = analysis_server
+    page = pages.page("player")
+    page.goto(f"{base}/")
+    code: str = page.evaluate("""async () => {
+        const response = await fetch('/api/quick', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: '{"name": "Amira"}'});
+        const quick = await response.json();
+        localStorage.setItem(`basra.token.${quick.code}`,
+                             JSON.stringify({seat: quick.seat, token: quick.token}));
+        return quick.code;
+    }""")
+    page.goto(f"{base}/t/{code}")
+    hint = page.get_by_role("button", name="Hint")
+    expect(hint).to_be_visible(timeout=30_000)
+    hint.click()
+    hints = page.get_by_test_id("hints")
+    expect(hints.locator("li").first).to_be_visible()
+    legal = page.get_by_test_id("hand").locator("button[data-card]").count()
+    assert hints.locator("li").count() >= min(legal, 1)
+    watcher = pages.page("watcher")
+    watcher.goto(f"{base}/t/{code}")
+    expect(watcher.get_by_test_id("floor")).to_be_visible()
+    expect(watcher.locator("#coach-controls")).to_be_hidden()
+    pages.finish()
