@@ -109,22 +109,23 @@ class AnalysisStore:
 
     async def save_analysis(self, record_id: int, document: dict[str, Any],
                             puzzles: list[dict[str, Any]]) -> None:
-        """Store a record's analysis and the puzzles mined from it (once each)."""
+        """Store a record's analysis and the puzzles mined from it (once each: another
+        server process that stored them first wins)."""
         await self._tables()
         now = _now_ms()
-        async with self.store.engine.begin() as conn:
-            found = (await conn.execute(select(analyses_table.c.record_id).where(
-                analyses_table.c.record_id == record_id))).first()
-            if found is None:
-                await conn.execute(analyses_table.insert().values(
-                    record_id=record_id, document=json.dumps(document), created_at=now))
-            for puzzle in puzzles:
-                known = (await conn.execute(select(mined_puzzles_table.c.id).where(
-                    mined_puzzles_table.c.id == puzzle["id"]))).first()
-                if known is None:
-                    await conn.execute(mined_puzzles_table.insert().values(
-                        id=puzzle["id"], record_id=record_id, puzzle=json.dumps(puzzle),
-                        created_at=now))
+        rows = [(analyses_table, analyses_table.c.record_id, record_id,
+                 {"record_id": record_id, "document": json.dumps(document), "created_at": now})]
+        rows += [(mined_puzzles_table, mined_puzzles_table.c.id, p["id"],
+                  {"id": p["id"], "record_id": record_id, "puzzle": json.dumps(p),
+                   "created_at": now}) for p in puzzles]
+        for table, key, value, values in rows:
+            try:
+                async with self.store.engine.begin() as conn:
+                    found = (await conn.execute(select(key).where(key == value))).first()
+                    if found is None:
+                        await conn.execute(table.insert().values(**values))
+            except IntegrityError:
+                continue  # stored meanwhile by another process
 
     async def mined_puzzles(self, limit: int = 5000) -> list[dict[str, Any]]:
         """Puzzles mined from stored matches, newest first."""
