@@ -1,4 +1,5 @@
-"""The ``basra`` command: play, simulate, arena, replay, capture, variants, bench, serve.
+"""The ``basra`` command: play, simulate, arena, replay, analyze, puzzles, capture, variants,
+bench, serve.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -11,10 +12,12 @@ from typing import NoReturn
 
 # Each command module registers its command on ``cli`` when imported.
 from basra.cli import (  # noqa: F401
+    analyze,
     arena,
     bench,
     capture,
     play,
+    puzzles,
     replay,
     serve,
     simulate,

@@ -126,6 +126,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         user = await request_account(store, request, account_settings.clock)
         return None if user is None else (user.id, user.name)
 
+    from .analysis_api import analysis_router  # analysis, puzzles, hints
+    app.include_router(analysis_router(store, hub, account_of=account_of))
+
     # -- pages -------------------------------------------------------------------------
 
     def page(name: str) -> FileResponse:

@@ -6,6 +6,7 @@ import { cardElement, miniCard } from "./cards.js";
 import { familyKey, setupLang, t } from "./i18n.js";
 import { shownName, variantName } from "./matches.js";
 import { scoreNotes, scoreTable } from "./score.js";
+import { renderAnalysisFrame, setupAnalysis } from "./analysis_view.js";
 
 const recordId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 
@@ -171,6 +172,7 @@ function render() {
         el("span", { class: "stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${total}`))))));
 
   renderDealScore(frame);
+  renderAnalysisFrame(index);
 }
 
 async function upload(event) {
@@ -211,7 +213,11 @@ async function init() {
     load(await getJSON(`/api/records/${encodeURIComponent(recordId)}/frames`));
   } catch (error) {
     showError(error.message);
+    return;
   }
+  await setupAnalysis(recordId, {
+    go, render, frames: () => frames, playerName, family: () => record?.rules?.family ?? "basra",
+  });
 }
 
 init();

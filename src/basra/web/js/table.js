@@ -2,6 +2,7 @@
 
 import { $, el } from "./dom.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
+import { renderCoach, setupCoach } from "./coach.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
 import { cardList, cardName, familyKey, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { guestName, playerName } from "./names.js";
@@ -323,6 +324,7 @@ function render(previous) {
     showDealScore(state.deal_scores[state.deal_scores.length - 1]);
   }
   renderPanels();
+  renderCoach(previous);
   if (previous && myTurn() && !wasMyTurn(previous)) playSound("turn");
   focusHandOnTurn(previous);
 }
@@ -1019,6 +1021,8 @@ function init() {
   setInterval(() => state && tickTimer(), 250);
   setupChat(code, (message) => send(message), seatName);
 
+  setupCoach({ code, token: () => storedToken(code)?.token, state: () => state, mySeat, myTurn,
+    rated: isRated });
   const stored = storedToken(code);
   if (stored) connect(stored.token);
   else offerSeat();

@@ -1,0 +1,369 @@
+"""Puzzles mined from game records: positions with one clearly best move, proven exact.
+
+A puzzle is a position of a 2-player deal whose stock is empty: the other hand is then
+exactly the cards the player has not seen, so every card is known and the exact endgame
+solver (:func:`basra.bots.search.solve`) gives each legal move's true value, the points
+margin to the end of the deal with best play by both. A position is a puzzle when its best
+move beats every other by at least ``min_gap`` points.
+
+Each puzzle is tagged by what decides it and rated for difficulty:
+
+========== ===========================================================================
+tag        when
+========== ===========================================================================
+basra      the best move and the runner-up lead to different basras (made or given)
+majority   they lead to a different winner of the majority prize
+trap       the greedy move (the most points this turn) is not the best move
+last batch the stock is empty (every puzzle: the last hands of the deal)
+========== ===========================================================================
+
+Difficulty (:func:`difficulty`): 1000, plus 150 for each legal move beyond two, plus 300
+when the greedy move fails, plus 250 when the expert bot fails, plus 40 for each card
+still in the hands beyond the player's own, minus 10 per point of the gap beyond
+``min_gap`` (at most 150), kept between 600 and 2400.
+
+>>> import random
+>>> from basra.rules import make_rules
+>>> from basra.state import new_deal
+>>> rng = random.Random(4)
+>>> state = new_deal(make_rules("egyptian"), dealer=1, rng=rng)
+>>> while state.batches or state.hands[state.to_play].bit_count() < 3:
+...     state = apply(state, rng.choice(legal_moves(state)))
+>>> puzzle = make_puzzle(state)
+>>> puzzle.solution, puzzle.tags, puzzle.gap
+('7S:2C+5H', ('last batch',), 4.0)
+>>> verify_puzzle(puzzle)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from .bots.expert import ExpertBot
+from .bots.search import solve
+from .bots.simple import immediate_value
+from .match import Match
+from .observe import observe_state
+from .position import PositionError, parse_position, position_text
+from .record import replay
+from .state import DealState, apply, deal_score, legal_moves, make_move, move_text, parse_move
+
+__all__ = [
+    "FORMAT",
+    "MIN_GAP",
+    "Puzzle",
+    "PuzzleError",
+    "difficulty",
+    "dump_puzzles",
+    "exact_position",
+    "load_puzzles",
+    "make_puzzle",
+    "mine_record",
+    "packaged_puzzles",
+    "principal_line",
+    "verify_puzzle",
+]
+
+FORMAT = "basra-puzzles/1"
+
+MIN_GAP = 4.0
+"""Points by which the best move must beat every other move to make a puzzle."""
+
+TAGS = ("basra", "majority", "trap", "last batch")
+
+
+class PuzzleError(ValueError):
+    """A puzzle that is malformed or whose solution the exact solver does not confirm."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle: the position, its unique best move and each move's exact value."""
+
+    position: str
+    """The deal state as a one-line position (:mod:`basra.position`); the player to move
+    is its ``turn``."""
+    solution: str
+    """The best move, as move text (``7S:2H+5D``)."""
+    values: dict[str, float]
+    """Each legal move's exact points margin to the end of the deal, by move text."""
+    carry: int = 0
+    """Majority prize held over from tied deals (it raises this deal's prize)."""
+    tags: tuple[str, ...] = ()
+    rating: int = 1000
+    line: tuple[str, ...] = ()
+    """The best play to the end of the deal, from the solution on."""
+    explanation: str = ""
+    source: str = ""
+    """Where it was mined: a record's name, deal and play."""
+    id: str = field(default="")
+
+    @property
+    def gap(self) -> float:
+        """How far the solution beats the next best move, in points."""
+        ordered = sorted(self.values.values(), reverse=True)
+        return ordered[0] - ordered[1]
+
+    def state(self) -> DealState:
+        """The position as a deal state."""
+        return parse_position(self.position)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready values."""
+        return {
+            "id": self.id, "position": self.position, "carry": self.carry,
+            "seat": self.state().to_play, "solution": self.solution,
+            "values": {m: round(v, 3) for m, v in self.values.items()},
+            "gap": round(self.gap, 3), "tags": list(self.tags), "rating": self.rating,
+            "line": list(self.line), "explanation": self.explanation, "source": self.source,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Puzzle:
+        """A puzzle from :meth:`to_dict`'s values; :class:`PuzzleError` names what is bad."""
+        if not isinstance(data, dict):
+            raise PuzzleError(f"a puzzle must be a JSON object, not {data!r}")
+        try:
+            values = {str(m): float(v) for m, v in data["values"].items()}
+            puzzle = cls(
+                position=str(data["position"]), solution=str(data["solution"]),
+                values=values, carry=int(data.get("carry", 0)),
+                tags=tuple(str(t) for t in data.get("tags", ())),
+                rating=int(data.get("rating", 1000)),
+                line=tuple(str(m) for m in data.get("line", ())),
+                explanation=str(data.get("explanation", "")),
+                source=str(data.get("source", "")), id=str(data.get("id", "")),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise PuzzleError(f"puzzle {data.get('id', '?')!r}: bad or missing field: "
+                              f"{error}") from None
+        return puzzle
+
+
+def exact_position(state: DealState) -> bool:
+    """Whether every card of a position is known to the player to move: two players,
+    two sides, nothing left in the stock (the other hand is exactly the unseen cards)."""
+    rules = state.rules
+    return (rules.players == 2 and rules.sides == 2 and not state.batches
+            and not state.is_over)
+
+
+def _exact_values(state: DealState, carry: int) -> dict[int, float]:
+    side = state.rules.side_of[state.to_play]
+    return solve(state, side, carry)
+
+
+def principal_line(state: DealState, carry: int = 0) -> list[int]:
+    """The moves of best play by both sides from ``state`` to the end of the deal (each
+    side maximises its own margin; ties go to the first legal move)."""
+    line = []
+    while not state.is_over:
+        moves = legal_moves(state)
+        if len(moves) == 1:
+            best = moves[0]
+        else:
+            values = _exact_values(state, carry)
+            best = max(moves, key=lambda m: values[m])
+        line.append(best)
+        state = apply(state, best)
+    return line
+
+
+def _play_out(state: DealState, moves: Iterable[int]) -> DealState:
+    for move in moves:
+        state = apply(state, move)
+    return state
+
+
+def difficulty(moves: int, greedy_fails: bool, expert_fails: bool, cards_left: int,
+               gap: float, min_gap: float = MIN_GAP) -> int:
+    """The rating of a puzzle (see the module's header).
+
+    >>> difficulty(2, False, False, 0, MIN_GAP)
+    1000
+    >>> difficulty(4, True, True, 5, 6.0)
+    2030
+    """
+    rating = (1000 + 150 * (moves - 2) + 300 * greedy_fails + 250 * expert_fails
+              + 40 * max(0, cards_left) - min(150, round(10 * max(0.0, gap - min_gap))))
+    return max(600, min(2400, rating))
+
+
+def _explain(state: DealState, best: int, runner_up: int, values: dict[int, float],
+             line: Sequence[int], greedy: int, carry: int) -> str:
+    rules = state.rules
+    word = "sur" if rules.family == "pasur" else "basra"
+    side = rules.side_of[state.to_play]
+    parts = [f"{move_text(best)} ends the deal {values[best]:+.0f} (your points minus the "
+             f"opponent's) with best play by both; the next best, {move_text(runner_up)}, "
+             f"only {values[runner_up]:+.0f}."]
+    if greedy != best:
+        parts.append(f"The greedy {move_text(greedy)} takes the most now but ends at "
+                     f"{values[greedy]:+.0f}.")
+    end = _play_out(state, line)
+    after = apply(state, runner_up)
+    other = _play_out(after, principal_line(after, carry))
+    mine_b, theirs_b = end.basras[side], end.basras[1 - side]
+    alt_mine_b, alt_theirs_b = other.basras[side], other.basras[1 - side]
+    if mine_b > alt_mine_b:
+        parts.append(f"It makes {mine_b - alt_mine_b} {word} more.")
+    if theirs_b < alt_theirs_b:
+        parts.append(f"It keeps the opponent from a {word}.")
+    score, alt = deal_score(end, carry), deal_score(other, carry)
+    if score.majority != alt.majority:
+        cards = f"{score.cards[side]} cards to {score.cards[1 - side]}"
+        if score.majority[side]:
+            parts.append(f"It wins the majority of cards ({cards}).")
+        elif score.majority[1 - side]:
+            parts.append(f"It gives up the majority of cards ({cards}) but gains more "
+                         f"elsewhere.")
+        else:
+            parts.append(f"It keeps the opponent from the majority of cards ({cards}).")
+    parts.append("Best play: " + " ".join(move_text(m) for m in line) + ".")
+    return " ".join(parts)
+
+
+def _tags(state: DealState, best: int, runner_up: int, greedy: int, carry: int) -> list[str]:
+    tags = []
+    end = _play_out(apply(state, best), principal_line(apply(state, best), carry))
+    other = _play_out(apply(state, runner_up), principal_line(apply(state, runner_up), carry))
+    if end.basras != other.basras:
+        tags.append("basra")
+    if deal_score(end, carry).majority != deal_score(other, carry).majority:
+        tags.append("majority")
+    if greedy != best:
+        tags.append("trap")
+    tags.append("last batch")
+    return tags
+
+
+def _greedy_move(state: DealState) -> int:
+    view = observe_state(state, state.to_play)
+    moves = list(view.legal_moves)
+    return max(moves, key=lambda m: immediate_value(view, m))
+
+
+def make_puzzle(state: DealState, carry: int = 0, *, min_gap: float = MIN_GAP,
+                source: str = "") -> Puzzle | None:
+    """The puzzle of a position, or None when it is not one (not exact, a single move, or
+    no move beats every other by ``min_gap`` points)."""
+    if not exact_position(state):
+        return None
+    moves = legal_moves(state)
+    if len(moves) < 2:
+        return None
+    values = _exact_values(state, carry)
+    ranked = sorted(moves, key=lambda m: -values[m])
+    best, runner_up = ranked[0], ranked[1]
+    gap = values[best] - values[runner_up]
+    if gap < min_gap - 1e-9:
+        return None
+    greedy = _greedy_move(state)
+    expert = ExpertBot(0).choose(observe_state(state, state.to_play))
+    line = [best, *principal_line(apply(state, best), carry)]
+    cards_left = sum(h.bit_count() for h in state.hands) - state.hands[state.to_play].bit_count()
+    position = position_text(state)
+    text_values = {move_text(m): values[m] for m in ranked}
+    puzzle_id = hashlib.sha256(f"{position}|{carry}".encode()).hexdigest()[:12]
+    return Puzzle(
+        position=position, solution=move_text(best), values=text_values, carry=carry,
+        tags=tuple(_tags(state, best, runner_up, greedy, carry)),
+        rating=difficulty(len(moves), greedy != best, expert != best, cards_left, gap,
+                          min_gap),
+        line=tuple(move_text(m) for m in line),
+        explanation=_explain(state, best, runner_up, values, line, greedy, carry),
+        source=source, id=puzzle_id,
+    )
+
+
+def verify_puzzle(puzzle: Puzzle, min_gap: float | None = None) -> None:
+    """Check a puzzle with the exact solver: its position is exact, every legal move's
+    value is right, and the solution beats every other move by ``min_gap`` (any margin
+    above zero by default). Raises :class:`PuzzleError` saying what is wrong."""
+    where = f"puzzle {puzzle.id or puzzle.position!r}"
+    try:
+        state = puzzle.state()
+    except PositionError as error:
+        raise PuzzleError(f"{where}: {error}") from None
+    if not exact_position(state):
+        raise PuzzleError(f"{where}: not every card is known (2 players, empty stock)")
+    try:
+        solution = parse_move(state, puzzle.solution)
+    except ValueError as error:
+        raise PuzzleError(f"{where}: solution {puzzle.solution!r}: {error}") from None
+    values = _exact_values(state, puzzle.carry)
+    listed = {move_text(m) for m in values}
+    if listed != set(puzzle.values):
+        raise PuzzleError(f"{where}: the legal moves are {sorted(listed)}, the puzzle lists "
+                          f"{sorted(puzzle.values)}")
+    for move, value in values.items():
+        if not math.isclose(value, puzzle.values[move_text(move)], abs_tol=1e-3):
+            raise PuzzleError(f"{where}: {move_text(move)} is worth {value:+.3f}, the puzzle "
+                              f"says {puzzle.values[move_text(move)]:+.3f}")
+    others = [v for m, v in values.items() if m != solution]
+    need = 1e-9 if min_gap is None else min_gap - 1e-9
+    if values[solution] - max(others) < need:
+        raise PuzzleError(f"{where}: {puzzle.solution} is not the unique best move "
+                          f"({values[solution]:+.3f} against {max(others):+.3f})")
+
+
+def _positions(match: Match) -> Iterator[tuple[int, int, DealState, int]]:
+    """(deal number, play number, state, carry) before every play of a replayed match."""
+    rules = match.rules
+    again = Match(rules, match.seed, variant=match.variant, first_dealer=match.first_dealer,
+                  auto_deal=False)
+    for number, deal in enumerate(match.deals, 1):
+        again.deal(deal.layout)
+        for index, made in enumerate(deal.plays, 1):
+            yield number, index, again.state, again.carry
+            again.play(make_move(made.card, made.captured), checked=False)
+
+
+def mine_record(record: dict[str, Any], name: str = "record", *,
+                min_gap: float = MIN_GAP) -> list[Puzzle]:
+    """Every puzzle found in a record's positions (the record is replayed and checked
+    first; a bad record raises :class:`basra.record.RecordError`)."""
+    match = replay(record)
+    if match.rules.players != 2 or match.rules.sides != 2:
+        return []
+    found = []
+    for deal, play, state, carry in _positions(match):
+        if not exact_position(state):
+            continue
+        puzzle = make_puzzle(state, carry, min_gap=min_gap,
+                             source=f"{name}, deal {deal}, play {play}")
+        if puzzle is not None:
+            found.append(puzzle)
+    return found
+
+
+def dump_puzzles(puzzles: Sequence[Puzzle]) -> str:
+    """A puzzle set as ``basra-puzzles/1`` JSON text."""
+    return json.dumps({"format": FORMAT, "puzzles": [p.to_dict() for p in puzzles]},
+                      indent=1, ensure_ascii=False) + "\n"
+
+
+def load_puzzles(text: str) -> list[Puzzle]:
+    """The puzzles of ``basra-puzzles/1`` JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"not valid JSON: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PuzzleError(f"not a {FORMAT} document")
+    items = data.get("puzzles")
+    if not isinstance(items, list):
+        raise PuzzleError("'puzzles' must be a list")
+    return [Puzzle.from_dict(item) for item in items]
+
+
+def packaged_puzzles() -> list[Puzzle]:
+    """The puzzle set shipped with the package (mined from simulated master games)."""
+    text = resources.files("basra").joinpath("data/puzzles.json").read_text(encoding="utf-8")
+    return load_puzzles(text)
