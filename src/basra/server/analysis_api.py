@@ -269,35 +269,63 @@ def analysis_router(store: Store, hub: Any = None, *,
             out["rating"] = {"before": before, "after": after, "counted": counted}
         return JSONResponse(out)
 
-    @router.get("/api/tables/{code}/hint", response_model=None)
-    async def hint(code: str, token: str = "") -> JSONResponse:
-        """The master's ranking of the seat's moves: only for a seated player, at an
-        unrated table against computers only, on the player's turn."""
-        if hub is None:
-            return _refusal(404, "no_hints", "this server gives no hints")
-        from .hub import UnknownTableError
-
-        try:
-            table = await hub.table(code)
-        except UnknownTableError:
-            return _refusal(404, "unknown_table", f"no table has the code {code[:40]!r}")
+    async def hint_for(table: Any, token: str) -> tuple[int, dict[str, Any]]:
+        """The hint for the seat ``token`` holds at a table this server owns: (status,
+        body)."""
         seat = table.seat_of_token(token) if token and len(token) <= 100 else None
         if seat is None:
-            return _refusal(403, "not_seated", "hints are only for a player seated at the "
-                                               "table (give the seat's token)")
+            return 403, {"error": "hints are only for a player seated at the table (give "
+                                  "the seat's token)", "code": "not_seated"}
         if table.config.rated:
-            return _refusal(403, "rated", "no hints in rated games")
+            return 403, {"error": "no hints in rated games", "code": "rated"}
         if any(table.is_human(s) for s in range(table.rules.players) if s != seat):
-            return _refusal(403, "not_against_computers",
-                            "hints are only for games against the computer")
+            return 403, {"error": "hints are only for games against the computer",
+                         "code": "not_against_computers"}
         if table.match is None or table.to_play() != seat:
-            return _refusal(409, "not_your_turn", "hints are given on your own turn")
+            return 409, {"error": "hints are given on your own turn",
+                         "code": "not_your_turn"}
         view = observe(table.match, seat)
         seq = table.seq
         loop = asyncio.get_running_loop()
         ranked = await loop.run_in_executor(workers("hint"), rank_moves, view, config.hint_ms,
                                             seq * 7919 + seat)
-        return JSONResponse({"seat": seat, "seq": seq, **ranked})
+        return 200, {"seat": seat, "seq": seq, **ranked}
+
+    if hub is not None:
+        async def hint_call(args: dict[str, Any]) -> dict[str, Any]:
+            """Another server asks this one (the table's owner) for a hint."""
+            from .hub import UnknownTableError
+
+            try:
+                table = await hub.table(str(args.get("code")))
+            except UnknownTableError:
+                return {"value": [404, {"error": "no such table", "code": "unknown_table"}]}
+            except Exception as error:
+                return {"error": "busy", "message": str(error)}
+            status, body = await hint_for(table, str(args.get("token") or ""))
+            return {"value": [status, body]}
+
+        hub.relay.call_handlers["hint"] = hint_call
+
+    @router.get("/api/tables/{code}/hint", response_model=None)
+    async def hint(code: str, token: str = "") -> JSONResponse:
+        """The master's ranking of the seat's moves: only for a seated player, at an
+        unrated table against computers only, on the player's turn (asked of the table's
+        owner when another server owns it)."""
+        if hub is None:
+            return _refusal(404, "no_hints", "this server gives no hints")
+        from .hub import ServerBusyError, UnknownTableError
+
+        async def here(table: Any) -> tuple[int, dict[str, Any]]:
+            return await hint_for(table, token)
+
+        try:
+            status, body = await hub.relay.at_owner(code, "hint", {"token": token}, here)
+        except UnknownTableError:
+            return _refusal(404, "unknown_table", f"no table has the code {code[:40]!r}")
+        except ServerBusyError as error:
+            return _refusal(503, "server_busy", str(error))
+        return JSONResponse(body, status_code=status)
 
     return router
 

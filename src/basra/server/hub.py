@@ -456,21 +456,21 @@ class Hub:
         """Take a human seat at a table, stored: (seat, token); a logged-in player's
         ``account`` holds it (one seat per account at a table). The table's owner does
         it, wherever it is."""
-        found = await self.relay.place(code)
-        if isinstance(found, RemoteTable):
-            result = await self.relay.ask(found, "join", {
-                "name": name if isinstance(name, str | None) else repr(name), "seat": seat,
-                "account": None if account is None else list(account)})
-            return int(result[0]), str(result[1])
-        return await self.join_here(code, name, seat, account)
+        async def here(table: Table) -> list[object]:
+            return list(await self.join_here(table.code, name, seat, account))
+
+        result = await self.relay.at_owner(code, "join", {
+            "name": name if isinstance(name, str | None) else repr(name), "seat": seat,
+            "account": None if account is None else list(account)}, here)
+        return int(result[0]), str(result[1])
 
     async def describe(self, code: str) -> dict[str, Any]:
         """The table's public description (``GET /api/tables/{code}``), from its owner."""
-        found = await self.relay.place(code)
-        if isinstance(found, RemoteTable):
-            described: dict[str, Any] = await self.relay.ask(found, "describe", {})
-            return described
-        return table_info(found)
+        async def here(table: Table) -> dict[str, Any]:
+            return table_info(table)
+
+        described: dict[str, Any] = await self.relay.at_owner(code, "describe", {}, here)
+        return described
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The tables waiting for players in free seats (the lobby's list): this

@@ -141,6 +141,20 @@ class Relay:
             remote.owner = elsewhere.args[1]
             return remote
 
+    async def at_owner(self, code: str, op: str, args: dict[str, Any],
+                       here: Callable[[Table], Awaitable[Any]]) -> Any:
+        """Do something at a table's owner: ``here(table)`` when this server owns it (or
+        takes it over meanwhile), else the owner's answer to the call ``op``."""
+        from .hub import RemoteTable
+
+        place = await self.place(code)
+        if not isinstance(place, RemoteTable):
+            return await here(place)
+        try:
+            return await self.ask(place, op, args)
+        except _Adopted as adopted:
+            return await here(adopted.table)
+
     async def ask(self, remote: RemoteTable, op: str, args: dict[str, Any]) -> Any:
         """Call the owner of a relayed table; its answer, or its error raised here.
         Raises :class:`_Adopted` when this server took the table over meanwhile, and
