@@ -38,7 +38,7 @@ from basra.store import Store
 from basra.store.db import database_url
 from basra.store.schema import metadata
 
-HEAD = "0006"
+HEAD = "0007"
 """The newest revision."""
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")

@@ -1,7 +1,7 @@
 """Stored analyses, puzzles mined from stored matches, and accounts' puzzle ratings.
 
-Kept apart from the main store (:class:`basra.store.Store`): its tables are created on
-first use, on the same database, with ``CREATE TABLE IF NOT EXISTS``:
+Kept apart from the main store (:class:`basra.store.Store`), on the same database; its
+tables are in ``schema.py`` (made by migration 0007):
 
 ====================== ================================================================
 table                  rows
@@ -20,10 +20,16 @@ import json
 import time
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Text, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from .db import Store
+from .schema import (
+    analyses_table,
+    mined_puzzles_table,
+    puzzle_attempts_table,
+    puzzle_ratings_table,
+)
 
 __all__ = ["PUZZLE_START_RATING", "AnalysisStore", "puzzle_rating_after"]
 
@@ -32,41 +38,6 @@ PUZZLE_START_RATING = 1000
 
 PUZZLE_K = 32
 """How far one puzzle moves a rating (Elo's K)."""
-
-metadata = MetaData()
-
-analyses_table = Table(
-    "basra_analyses", metadata,
-    Column("record_id", BigInteger, primary_key=True, autoincrement=False),
-    Column("document", Text, nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-)
-
-mined_puzzles_table = Table(
-    "basra_mined_puzzles", metadata,
-    Column("id", String(24), primary_key=True),
-    Column("record_id", BigInteger, nullable=False),
-    Column("puzzle", Text, nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-)
-
-puzzle_ratings_table = Table(
-    "basra_puzzle_ratings", metadata,
-    Column("user_id", Integer, primary_key=True, autoincrement=False),
-    Column("rating", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-    Column("attempts", Integer, nullable=False),
-    Column("updated_at", BigInteger, nullable=False),
-)
-
-puzzle_attempts_table = Table(
-    "basra_puzzle_attempts", metadata,
-    Column("user_id", Integer, primary_key=True, autoincrement=False),
-    Column("puzzle_id", String(24), primary_key=True),
-    Column("solved", Integer, nullable=False),
-    Column("created_at", BigInteger, nullable=False),
-)
-
 
 def puzzle_rating_after(rating: int, puzzle_rating: int, solved: bool) -> int:
     """An account's puzzle rating after one first attempt (Elo, K = 32).
@@ -87,17 +58,10 @@ class AnalysisStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._ready = False
         self._lock = asyncio.Lock()
 
     async def _tables(self) -> None:
-        if self._ready:
-            return
-        async with self._lock:
-            if not self._ready:
-                async with self.store.engine.begin() as conn:
-                    await conn.run_sync(metadata.create_all)
-                self._ready = True
+        """The tables are made by the store's migrations (nothing to do)."""
 
     async def get_analysis(self, record_id: int) -> dict[str, Any] | None:
         """A record's stored analysis, or None."""

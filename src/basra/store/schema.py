@@ -17,6 +17,10 @@ basra_login_failures  one per name with recent wrong passwords: count, lock
 basra_ratings  one per account and rated pool: skill mean, uncertainty, games
 basra_rating_history  one per account and rated match: display rating before, after
 basra_rated_results   one per rated record: makes a match's result count once
+basra_analyses        one per analysed record: its ``basra-analysis/1`` document
+basra_mined_puzzles   one per puzzle mined from a stored record
+basra_puzzle_ratings  one per account that solved puzzles: rating, solved, attempts
+basra_puzzle_attempts one per account and puzzle: only a first attempt moves a rating
 =============  ================================================================
 """
 
@@ -37,10 +41,14 @@ from sqlalchemy import (
 
 __all__ = [
     "TABLE_STATUSES",
+    "analyses_table",
     "login_failures_table",
     "meta_table",
     "metadata",
+    "mined_puzzles_table",
     "moves_table",
+    "puzzle_attempts_table",
+    "puzzle_ratings_table",
     "rated_results_table",
     "rating_history_table",
     "ratings_table",
@@ -188,3 +196,35 @@ rated_results_table = Table(
 )
 """A rated match whose result is counted: written in the transaction that updates the
 ratings, so a result counts once however often the record is saved."""
+
+analyses_table = Table(
+    "basra_analyses", metadata,
+    Column("record_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("document", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+mined_puzzles_table = Table(
+    "basra_mined_puzzles", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("record_id", BigInteger, nullable=False),
+    Column("puzzle", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+puzzle_ratings_table = Table(
+    "basra_puzzle_ratings", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("rating", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
+puzzle_attempts_table = Table(
+    "basra_puzzle_attempts", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("puzzle_id", String(24), primary_key=True),
+    Column("solved", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
