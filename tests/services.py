@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pwd
+import re
 import secrets
 import shlex
 import shutil
@@ -213,33 +214,32 @@ http {{
     fastcgi_temp_path {folder}/fastcgi;
     uwsgi_temp_path {folder}/uwsgi;
     scgi_temp_path {folder}/scgi;
-{body}
-    server {{
-        listen 127.0.0.1:{port};
-        include {folder}/basra-locations.conf;
-    }}
+{site}
 }}
 """
 
 
 class Balancer(_Process):
-    """nginx balancing ``ports`` with the project's configuration (``deploy/nginx``),
-    on a free loopback port."""
+    """nginx balancing ``ports`` with the project's own site (``deploy/nginx``), its
+    upstream servers and listening port changed to loopback ones."""
 
     name = "nginx"
 
     def __init__(self, folder: Path, ports: list[int]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         deploy = Path(__file__).resolve().parent.parent / "deploy" / "nginx"
-        upstream = (deploy / "basra-upstream.conf").read_text()
-        servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;\n"
-                          for p in ports)
-        body = upstream.replace("    # SERVERS\n", servers)
-        (folder / "basra-locations.conf").write_text(
-            (deploy / "basra-locations.conf").read_text())
+        site = (deploy / "basra.conf").read_text()
+        listed = re.findall(r"^ *server 127\.0\.0\.1:(\d+) .*\n", site, flags=re.MULTILINE)
+        lines = re.findall(r"^ *server 127\.0\.0\.1:\d+ .*\n", site, flags=re.MULTILINE)
+        assert listed, "deploy/nginx/basra.conf lists no upstream server"
+        servers = "".join(lines[0].replace(f":{listed[0]} ", f":{port} ") for port in ports)
+        site = site.replace("".join(lines), servers)
         port = free_port()
+        site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+        site = site.replace("/etc/nginx/basra-locations.conf",
+                            str(deploy / "basra-locations.conf"))
         conf = folder / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(folder=folder, port=port, body=body))
+        conf.write_text(NGINX_CONF.format(folder=folder, site=site))
         program = shutil.which("nginx") or "/usr/sbin/nginx"
         super().__init__([program, "-p", str(folder), "-c", str(conf)], port,
                          folder / "nginx.log")
