@@ -535,7 +535,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     raise_open_files()
     context = multiprocessing.get_context("spawn")
     killing = args.kill_every is not None
-    with tempfile.TemporaryDirectory(prefix="basra-capacity-") as folder, \
+    with (contextlib.nullcontext(str(args.logs)) if args.logs
+          else tempfile.TemporaryDirectory(prefix="basra-capacity-")) as folder, \
             (running_site(Path(folder), args.servers) if args.servers
              else running_server(Path(folder))) as site:
         base_url = site.base_url
@@ -809,6 +810,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-preroll", action="store_true",
                         help="Start every table at its first play (matches then end in step).")
     parser.add_argument("--seed", type=int, default=0, help="Seed of the think times.")
+    parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
+                        help="Keep the servers' logs (and databases) in DIR.")
     parser.add_argument("--servers", type=int, default=0,
                         help="Servers behind nginx, sharing PostgreSQL and Redis (default "
                              "0: one server alone, on SQLite).")
@@ -823,6 +826,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.servers < 0 or (args.kill_every is not None
                             and (args.servers < 2 or args.kill_every <= 0)):
         parser.error("--kill-every needs --servers 2 or more, and a positive period")
+    if args.logs:
+        args.logs.mkdir(parents=True, exist_ok=True)
     result = measure(args)
     report(result)
     save(result, args.out)
