@@ -220,6 +220,9 @@ class Table:
         other.match = match
         return other
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self.copy()
+
     @property
     def to_play(self) -> int:
         """The seat to decide, -1 when no deal is in progress."""
