@@ -10,12 +10,12 @@ Rewards are side score margins (``reward="match"`` or ``"deal"``) or the match r
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from basra.cards import cards_text
 from basra.rules import make_rules
@@ -44,8 +44,8 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
     :meth:`render`, ``"human"`` prints it.
     """
 
-    metadata = {"name": "basra_v0", "render_modes": ["ansi", "human"],
-                "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "basra_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, variant: str = "egyptian", players: int | None = None,
                  rules: dict[str, Any] | None = None, reward: str = "match",

@@ -56,7 +56,7 @@ import numpy.typing as npt
 from basra.match import Match, Play
 from basra.observe import Observation, observe
 from basra.rules import Rules, make_rules
-from basra.state import legal_moves, move_text
+from basra.state import move_text
 
 __all__ = [
     "LAY_DOWN",

@@ -13,7 +13,7 @@ result: +1 to each seat of the winning side, -1/(sides - 1) to each other seat (
 for a match still undecided after ``max_deals`` deals).
 
 Parameters: ``variant`` (a preset, default ``egyptian``), ``players`` (default 2),
-``rules`` (house rules, ``"name=value;name=value"``), ``max_deals`` (default 20).
+``rules`` (house rules, ``"name:value;name:value"``), ``max_deals`` (default 20).
 
 The observation tensor is the seat's float32[703] of :mod:`basra.envs.game`; the
 information-state tensor adds the initial floor and every play of the deal in order
@@ -24,15 +24,14 @@ at random, consistently with what it has seen, for OpenSpiel's ISMCTS.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]
 
-from basra.cards import CARD_NAMES, cards_text
 from basra.bots.search import sample_state
+from basra.cards import CARD_NAMES, cards_text
 from basra.rules import Rules, make_rules
 from basra.state import Layout, move_text, needs_redeal, playing_order, seat_turns
 
@@ -74,18 +73,19 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def parse_rules_param(text: str) -> dict[str, str]:
-    """House rules from the ``rules`` parameter: ``"basra_points=5;target=51"``.
+    """House rules from the ``rules`` parameter: ``"basra_points:5;target:51"`` (a ``=``
+    may stand for the ``:``, except in a game string, where ``=`` is OpenSpiel's).
 
-    >>> parse_rules_param("basra_points=5; target=51")
+    >>> parse_rules_param("basra_points:5; target=51")
     {'basra_points': '5', 'target': '51'}
     """
     rules: dict[str, str] = {}
     for item in text.split(";"):
         if not item.strip():
             continue
-        name, sep, value = item.partition("=")
+        name, sep, value = item.replace("=", ":").partition(":")
         if not sep:
-            raise ValueError(f"rules parameter: expected name=value, not {item.strip()!r}")
+            raise ValueError(f"rules parameter: expected name:value, not {item.strip()!r}")
         rules[name.strip()] = value.strip()
     return rules
 
@@ -205,7 +205,8 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
             return
         match = self.table.match
         self.table.apply_action(int(action))
-        if not match.deal_in_progress and (match.is_over or len(match.deals) >= self.settings.max_deals):
+        last_deal = len(match.deals) >= self.settings.max_deals
+        if not match.deal_in_progress and (match.is_over or last_deal):
             self.over = True
 
     def _lay_out(self) -> None:
@@ -274,7 +275,7 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> BasraState:
         """A state that ``player`` cannot tell from this one: the cards it has not seen
         dealt at random to the other hands and the stock, keeping every count."""
-        other = copy.deepcopy(self)
+        other: BasraState = self.clone()
         if self._dealing() or other.table is None:
             return other
         seed = probability_sampler() if callable(probability_sampler) else random.random()

@@ -43,7 +43,7 @@ class BasraEnv(gym.Env[Observation, np.int64]):
     (the agent's side's margin, or the match result); a match undecided after
     ``max_deals`` deals is truncated."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, variant: str = "egyptian", players: int | None = None,
                  opponent: str | Sequence[str] = "greedy", seat: int = 0,
@@ -172,7 +172,7 @@ class BasraEnv(gym.Env[Observation, np.int64]):
         return {"action_mask": self.action_masks().astype(np.int8),
                 "totals": list(table.match.totals), "deals": len(table.match.deals)}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi" or self.table is None:
             return None
         view = self.table.observe(self.seat)
