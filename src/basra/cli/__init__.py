@@ -1,4 +1,5 @@
-"""The ``basra`` command: play, simulate, arena, replay, capture, variants, bench, serve.
+"""The ``basra`` command: play, simulate, arena, tournament, replay, capture, variants,
+bench, serve.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -18,6 +19,7 @@ from basra.cli import (  # noqa: F401
     replay,
     serve,
     simulate,
+    tournament,
     variants,
 )
 from basra.cli.common import cli
