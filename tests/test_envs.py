@@ -259,3 +259,30 @@ def test_openspiel_ismcts_plays_a_full_match() -> None:
     assert decisions > 10
     assert sorted(state.returns()) == [-1.0, 1.0]
     assert state.table.match.is_over
+
+
+def test_a_protocol_observation_encodes_like_the_observation_itself() -> None:
+    """What a bot program reads (docs/protocol.md) gives the same tensor, and
+    choose_move turns a policy's actions into one of its legal moves."""
+    import json
+
+    from basra.envs.game import choose_move, encode_observation, observation_from_json
+
+    for variant, players in PRESETS:
+        rules = make_rules(variant, players, {"leftover": "split"} if variant == "iraqi"
+                           else None)
+        table = Table(rules, variant, seed=21)
+        rng = random.Random(5)
+        while not table.match.is_over and len(table.match.deals) < 2:
+            seat = table.to_play
+            view = table.observe(seat)
+            read = observation_from_json(json.loads(json.dumps(view.to_dict())))
+            assert (encode_observation(read) == encode_observation(view)).all()
+            assert read.legal_moves == view.legal_moves
+
+            def policy(_: object, mask: np.ndarray) -> int:
+                return int(rng.choice(np.flatnonzero(mask).tolist()))
+
+            move = choose_move(read, policy)
+            assert move in view.legal_moves
+            table.play_move(move)

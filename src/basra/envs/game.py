@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -69,9 +70,11 @@ __all__ = [
     "ActionError",
     "Table",
     "action_text",
+    "choose_move",
     "encode_observation",
     "move_actions",
     "new_table",
+    "observation_from_json",
     "side_margins",
 ]
 
@@ -301,6 +304,71 @@ def new_table(rules: Rules, variant: str, seed: int, reward: str) -> Table:
     if reward == "deal":
         table.match.deal()
     return table
+
+
+def choose_move(view: Observation,
+                policy: Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]) -> int:
+    """The legal move of ``view`` that ``policy`` makes: it is asked for actions (given
+    the observation tensor and the action mask) until they make one move, as in a
+    :class:`Table`. For bots driven by a trained policy."""
+    moves = list(view.legal_moves)
+    card, taken = -1, 0
+    while True:
+        legal = (sorted({PLAY + (m & 63) for m in moves}) if card < 0
+                 else choice_actions(moves, card, taken))
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[legal] = 1
+        action = int(policy(encode_observation(view, card, taken), mask))
+        if action not in legal:
+            raise ActionError(f"the policy chose illegal action {action!r}; the legal "
+                              f"actions are {legal}")
+        if action == LAY_DOWN:
+            return card
+        if action < TAKE:
+            card, taken = action, 0
+        else:
+            taken |= 1 << (action - TAKE)
+        choices = _choices(moves, card, taken)
+        if len(choices) == 1:
+            return choices[0]
+
+
+def observation_from_json(data: dict[str, Any]) -> Observation:
+    """The :class:`~basra.observe.Observation` of a bot protocol ``move`` request's
+    ``observation`` (docs/protocol.md), so that a bot program can use
+    :func:`encode_observation` and :func:`choose_move`."""
+    from basra.cards import parse_card, parse_cards
+    from basra.match import Play
+    from basra.rules import Rules
+    from basra.state import make_move, seat_turns, split_move_text
+
+    def mask(names: list[str]) -> int:
+        value = 0
+        for card in parse_cards(names):
+            value |= 1 << card
+        return value
+
+    rules = Rules.from_dict(data["rules"])
+    seats = tuple(data.get("seats") or range(rules.players))
+    moves = []
+    for text in data["legal_moves"]:
+        card, captured, _ = split_move_text(text)
+        moves.append(make_move(card, captured))
+    return Observation(
+        rules=rules, seat=data["seat"], dealer=data["dealer"], to_play=data["to_play"],
+        hand=mask(data["hand"]), floor=mask(data["floor"]),
+        initial_floor=mask(data["initial_floor"]), hand_counts=tuple(data["hand_counts"]),
+        stock_count=data["stock_count"], pile_counts=tuple(data["pile_counts"]),
+        piles=tuple(mask(p) for p in data["piles"]), last_capturer=data["last_capturer"],
+        basras=tuple(data["basras"]), totals=tuple(data["totals"]), target=data["target"],
+        carry=data["carry"], deal_number=data["deal_number"],
+        plays=tuple(Play(p["seat"], parse_card(p["card"]), mask(p["captured"]), p["basra"])
+                    for p in data["plays"]),
+        legal_moves=tuple(moves),
+        turns=seat_turns(rules.players, None if len(seats) == rules.players else seats),
+        laid=tuple(parse_card(c) for c in data.get("floor_order", [])),
+        buried=mask(data.get("buried", [])), batch=data.get("batch", 1),
+    )
 
 
 def _bits(mask: int) -> npt.NDArray[np.float32]:
