@@ -280,9 +280,7 @@ def test_a_protocol_observation_encodes_like_the_observation_itself() -> None:
             assert (encode_observation(read) == encode_observation(view)).all()
             assert read.legal_moves == view.legal_moves
 
-            def policy(_: object, mask: np.ndarray) -> int:
-                return int(rng.choice(np.flatnonzero(mask).tolist()))
-
-            move = choose_move(read, policy)
+            move = choose_move(read, lambda _, mask, rng=rng: int(
+                rng.choice(np.flatnonzero(mask).tolist())))
             assert move in view.legal_moves
             table.play_move(move)
