@@ -96,6 +96,19 @@ def test_ray_missing_is_one_line_and_exit_2(tmp_path: Path) -> None:
                                          "pip install 'basra[ray]'")
 
 
+def test_an_unreachable_ray_address_is_one_line_and_exit_2() -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    import socket
+
+    with socket.socket() as probe:  # a port that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = basra("arena", "--bots", "greedy,random", "-n", "2", "--ray", f"127.0.0.1:{port}")
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"error: cannot reach a Ray cluster at '127.0.0.1:{port}': Connection refused")
+
+
 def _comparable(result: dict[str, Any]) -> dict[str, Any]:
     """Everything but the clock: times and the decision-time medians."""
     return {k: v for k, v in result.items() if k not in ("seconds", "median_ms")}

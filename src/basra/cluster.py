@@ -15,12 +15,13 @@ process has already connected to Ray (``ray.init()``), that connection is used.
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Callable
 from typing import Any
 
 from basra.arena import MatchOutcome, MatchTask, Runner, play_arena_match
 
-__all__ = ["ClusterError", "RayMissingError", "ray_runner"]
+__all__ = ["ClusterError", "RayMissingError", "check_reachable", "ray_runner"]
 
 
 class RayMissingError(ImportError):
@@ -40,13 +41,30 @@ def _import_ray() -> Any:
     return ray
 
 
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Raise :class:`ClusterError` when a ``HOST:PORT`` address takes no connection (Ray
+    itself would wait for minutes); other addresses (``auto``, ``local``, ``ray://``) are
+    left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or "://" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise ClusterError(f"cannot reach a Ray cluster at {address!r}: "
+                           f"{error.strerror or error}") from None
+
+
 def ray_runner(address: str, num_cpus: int | None = None) -> Runner:
     """A runner (see :data:`basra.arena.Runner`) that plays every match as a Ray task.
 
     ``num_cpus`` limits a ``local`` instance (every core by default). Raises
-    :class:`RayMissingError` at once when Ray is not installed.
+    :class:`RayMissingError` at once when Ray is not installed, and
+    :class:`ClusterError` when a ``HOST:PORT`` takes no connection.
     """
     ray = _import_ray()
+    if address != "local" and not ray.is_initialized():
+        check_reachable(address)
 
     def run(tasks: list[MatchTask], done: Callable[[int, MatchOutcome], None]) -> None:
         started = False

@@ -34,11 +34,11 @@ def cluster_runner(address: str | None, jobs: int | None) -> Runner | None:
         return None
     if not address.strip():
         raise UserError("--ray needs an address: auto, HOST:PORT or local")
-    from basra.cluster import RayMissingError, ray_runner
+    from basra.cluster import ClusterError, RayMissingError, ray_runner
 
     try:
         return ray_runner(address.strip(), num_cpus=jobs)
-    except RayMissingError as error:
+    except (RayMissingError, ClusterError) as error:
         raise UserError(str(error)) from None
 
 
