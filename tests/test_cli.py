@@ -24,7 +24,8 @@ def basra(*args: str, stdin: str = "", env: dict[str, str] | None = None,
 def test_help_lists_every_command() -> None:
     result = basra("--help")
     assert result.returncode == 0
-    for command in ("variants", "capture", "simulate", "arena", "replay", "play", "bench"):
+    for command in ("variants", "capture", "simulate", "arena", "tournament", "replay", "play",
+                    "bench"):
         assert command in result.stdout
 
 
@@ -491,8 +492,8 @@ def test_rules_file_that_is_not_text_is_one_line_and_exit_2(tmp_path: Path) -> N
         (["play", "--think-ms", "0"],
          "error: --think-ms must be a whole number of at least 1, not 0"),
         (["capture", "--card", "7H"], "error: missing option '--floor'"),
-        (["fly"], "error: no such command 'fly'; the commands are: arena, bench, capture, "
-                  "play, replay, serve, simulate, variants"),
+        (["fly"], "error: no such command 'fly'; the commands are: analyze, arena, bench, "
+                  "capture, play, puzzles, replay, serve, simulate, tournament, variants"),
     ],
 )
 def test_usage_mistakes_are_one_line_without_the_usage_block(args: list[str],

@@ -53,8 +53,10 @@ __all__ = [
     "ArenaResult",
     "MatchOutcome",
     "MatchTask",
+    "Runner",
     "arena_tasks",
     "play_arena_match",
+    "play_tasks",
     "record_name",
     "run_arena",
     "wilson_interval",
@@ -307,8 +309,14 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _play_all(tasks: list[MatchTask], jobs: int,
-              done: Callable[[int, MatchOutcome], None]) -> None:
+Runner = Callable[[list[MatchTask], Callable[[int, MatchOutcome], None]], None]
+"""Plays arena tasks, calling ``done(index, outcome)`` as each ends, in any order (a pool
+of processes here, or a Ray cluster: :mod:`basra.raycluster`)."""
+
+
+def play_tasks(tasks: list[MatchTask], jobs: int,
+               done: Callable[[int, MatchOutcome], None]) -> None:
+    """Play the tasks in this process (``jobs`` 1) or a pool of ``jobs`` processes."""
     if jobs == 1 or len(tasks) == 1:
         for index, task in enumerate(tasks):
             done(index, play_arena_match(task))
@@ -329,7 +337,8 @@ def _play_all(tasks: list[MatchTask], jobs: int,
 def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, seed: int = 0,
               *, jobs: int = 1, think_ms: int = 1000, records_dir: Path | None = None,
               max_deals: int = 1000,
-              progress: Callable[[], None] | None = None) -> ArenaResult:
+              progress: Callable[[], None] | None = None,
+              runner: Runner | None = None) -> ArenaResult:
     """Play a duplicate arena between ``bots`` and gather each bot's statistics.
 
     ``bots`` holds one bot spec per seat, or in partnerships one per side; ``matches`` is
@@ -337,13 +346,14 @@ def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, see
     ``jobs`` worker processes play the matches (1: in this process); with more than one,
     a searching bot gets one worker process of its own. ``records_dir`` receives one
     record per match, :func:`record_name`, and no file there is ever overwritten.
-    ``progress`` is called once as each match ends.
+    ``progress`` is called once as each match ends. ``runner`` plays the matches
+    elsewhere (a Ray cluster) instead of ``jobs`` local processes; the results are the same.
     """
     entries = _check_bots(rules, bots)
     if jobs < 1:
         raise ArenaError(f"jobs must be at least 1, not {jobs}")
     tasks = arena_tasks(rules, variant, entries, matches, seed, think_ms=think_ms,
-                        workers=1 if jobs > 1 else None, max_deals=max_deals,
+                        workers=1 if jobs > 1 or runner else None, max_deals=max_deals,
                         keep_record=records_dir is not None)
     paths: list[Path] = []
     if records_dir is not None:
@@ -359,13 +369,16 @@ def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, see
             progress()
 
     started = time.perf_counter()
-    _play_all(tasks, jobs, done)
+    if runner is None:
+        play_tasks(tasks, jobs, done)
+    else:
+        runner(tasks, done)
     seconds = time.perf_counter() - started
     finished = [o for o in outcomes if o is not None]
-    return _summarise(rules, entries, matches, finished, seconds)
+    return summarise(rules, entries, matches, finished, seconds)
 
 
-def _summarise(rules: Rules, entries: list[str], matches: int, outcomes: list[MatchOutcome],
+def summarise(rules: Rules, entries: list[str], matches: int, outcomes: list[MatchOutcome],
                seconds: float) -> ArenaResult:
     n = len(entries)
     wins = [0] * n

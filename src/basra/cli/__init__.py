@@ -1,5 +1,5 @@
-"""The ``basra`` command: play, simulate, arena, replay, analyze, puzzles, capture, variants,
-bench, serve.
+"""The ``basra`` command: play, simulate, arena, tournament, replay, analyze, puzzles,
+capture, variants, bench, serve.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -21,6 +21,7 @@ from basra.cli import (  # noqa: F401
     replay,
     serve,
     simulate,
+    tournament,
     variants,
 )
 from basra.cli.common import cli

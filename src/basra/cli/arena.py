@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from basra.arena import ArenaError, run_arena
+from basra.arena import ArenaError, Runner, run_arena
 from basra.bots import BOT_LEVELS, bot_label
 from basra.cli.common import (
     Number,
@@ -25,6 +25,21 @@ from basra.cli.common import (
     resolve_rules,
     rules_options,
 )
+
+
+def cluster_runner(address: str | None, jobs: int | None) -> Runner | None:
+    """The Ray runner of ``--ray ADDRESS`` (None without it); a one-line error, exit 2,
+    when Ray is not installed. Ray is imported only here, only when asked for."""
+    if address is None:
+        return None
+    if not address.strip():
+        raise UserError("--ray needs an address: auto, HOST:PORT or local")
+    from basra.raycluster import ClusterError, RayMissingError, ray_runner
+
+    try:
+        return ray_runner(address.strip(), num_cpus=jobs)
+    except (RayMissingError, ClusterError) as error:
+        raise UserError(str(error)) from None
 
 
 @cli.command()
@@ -47,10 +62,14 @@ from basra.cli.common import (
 @click.option("--max-deals", type=Number(1), default=1000, show_default=True,
               help="Stop a match still undecided after this many deals (tie_rule=raise can "
                    "run on); it counts as lost by every bot.")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Play the matches on a Ray cluster (needs basra[ray]): auto for the one "
+                   "running on this machine, HOST:PORT, or local for a private instance.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
           rules_file: Path | None, bots_text: str, matches: int, seed: int, jobs: int | None,
-          think_ms: int, records_dir: Path | None, max_deals: int, as_json: bool) -> None:
+          think_ms: int, records_dir: Path | None, max_deals: int, ray_address: str | None,
+          as_json: bool) -> None:
     """Play duplicate matches between bots and compare them.
 
     Every deal order is played once per seat rotation, so each bot gets each seat's cards
@@ -72,18 +91,19 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
         jobs = os.cpu_count() or 1
     elif jobs < 1:
         raise UserError(f"--jobs must be at least 1, not {jobs}")
+    runner = cluster_runner(ray_address, jobs)
     played = -(-matches // rules.players) * rules.players
     with progress_bar() as progress:
         task = progress.add_task("matches", total=played)
         try:
             result = run_arena(rules, name, bot_names, matches, seed, jobs=jobs,
                                think_ms=think_ms, records_dir=records_dir, max_deals=max_deals,
-                               progress=lambda: progress.advance(task))
-        except ArenaError as error:
+                               progress=lambda: progress.advance(task), runner=runner)
+        except (ArenaError, RuntimeError) as error:
             raise UserError(str(error)) from None
     if as_json:
         summary = {"variant": name, "players": rules.players, "seed": seed, "jobs": jobs,
-                   **result.to_dict()}
+                   **({"ray": ray_address} if ray_address else {}), **result.to_dict()}
         if records_dir is not None:
             summary["records"] = str(records_dir)
         click.echo(json.dumps(summary))
