@@ -245,7 +245,8 @@ def test_the_owner_killed_mid_deal_loses_nothing_and_the_match_ends(tmp_path: Pa
             record = (await client.get(
                 f"{place.balancer.base}/api/records/{result['record_id']}")).json()
             listed = (await client.get(f"{second.base}/api/records")).json()
-        assert [r["id"] for r in listed].count(result["record_id"]) == 1
+        assert [(r["id"], r["match_number"]) for r in listed if r["code"] == code] == [
+            (result["record_id"], 1)]  # the match's record, written once
         plays = [play for deal in record["deals"] for play in deal["plays"]]
         assert len(plays) == omar.state["seq"]
         # Every confirmed play is in the record, at its place, once.
