@@ -1,0 +1,184 @@
+"""The compiled path's Python side: rules and states to and from flat arrays.
+
+Import it only when :func:`basra.fast.available` is true (it imports numba).
+
+>>> import random
+>>> from basra.rules import make_rules
+>>> from basra.state import new_deal
+>>> state = new_deal(make_rules("egyptian"), 0, random.Random(1))
+>>> fast = fast_rules(state.rules)
+>>> array = to_array(state)
+>>> from_array(array, state.table) == state
+True
+>>> legal_moves(fast, array) == __import__("basra.state").state.legal_moves(state)
+True
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from basra.state import DealState, capture_table
+from basra.rules import Rules
+
+from . import kernels as k
+
+__all__ = [
+    "FastRules",
+    "apply",
+    "compile_kernels",
+    "deal_totals",
+    "fast_rules",
+    "from_array",
+    "legal_moves",
+    "random_deals",
+    "to_array",
+]
+
+_CHOICE = {
+    "basra": {"clear": 0, "lone": 1},
+    "jack_basra": {"never": 0, "lone": 1, "lone_or_pair": 2},
+    "majority_tie": {"none": 0, "carry": 1, "double": 2},
+}
+
+
+class FastRules:
+    """A rules value as the kernels read it: ``cfg`` (options) and ``cards`` (per card)."""
+
+    def __init__(self, rules: Rules) -> None:
+        table = capture_table(rules)
+        self.rules = rules
+        self.table = table
+        cfg = np.zeros(k.CFG_SIZE, np.int64)
+        cfg[k.C_FAMILY] = 1 if rules.family == "pasur" else 0
+        cfg[k.C_PLAYERS] = rules.players
+        cfg[k.C_SIDES] = rules.sides
+        cfg[k.C_SUMS] = rules.sums
+        cfg[k.C_OPTIONAL] = rules.optional_capture
+        cfg[k.C_LATE_BASRA] = rules.last_batch_basra
+        cfg[k.C_LAST_PLAY_BASRA] = rules.last_play_basra
+        cfg[k.C_ORDERED] = table.ordered
+        cfg[k.C_BASRA_RULE] = _CHOICE["basra"][rules.basra]
+        cfg[k.C_JACK_BASRA] = _CHOICE["jack_basra"][rules.jack_basra]
+        cfg[k.C_BASRA_POINTS] = rules.basra_points
+        cfg[k.C_BASRA_CANCEL] = rules.basra_cancel
+        cfg[k.C_MAJORITY_POINTS] = rules.majority_points
+        cfg[k.C_MAJORITY_MIN] = rules.majority_min
+        cfg[k.C_MAJORITY_TIE] = _CHOICE["majority_tie"][rules.majority_tie]
+        cfg[k.C_CLUBS_POINTS] = rules.clubs_points
+        cfg[k.C_CLUBS_MIN] = rules.clubs_min
+        cfg[k.C_HAND_SIZE] = rules.hand_size
+        cfg[k.C_FLOOR_SIZE] = rules.floor_size
+        cfg[k.C_FLOOR_REDEAL] = rules.floor_redeal
+        for seat, side in enumerate(rules.side_of):
+            cfg[k.C_SIDE_OF + seat] = side
+        cfg[k.C_BURY] = rules.bury_mask
+        cards = np.zeros((4, 52), np.int64)
+        cards[k.K_KIND] = table.kinds
+        cards[k.K_POINTS] = rules.points_of
+        cards[k.K_SWEEPS] = table.sweeps
+        cards[k.K_CLEARS] = table.clears
+        self.cfg = cfg
+        self.cards = cards
+        self.moves = np.empty(k.MAX_MOVES, np.int64)
+        self.options = np.empty(k.MAX_OPTIONS, np.int64)
+        self.memo = k.new_memo()
+
+
+@lru_cache(maxsize=64)
+def fast_rules(rules: Rules) -> FastRules:
+    """The shared :class:`FastRules` of a rules value."""
+    return FastRules(rules)
+
+
+def to_array(state: DealState) -> k.Array:
+    """The kernels' flat form of a deal state."""
+    st = np.zeros(k.STATE_SIZE, np.int64)
+    st[k.S_TO_PLAY] = state.to_play
+    st[k.S_FLOOR] = state.floor
+    for seat, hand in enumerate(state.hands):
+        st[k.S_HANDS + seat] = hand
+    for side, pile in enumerate(state.piles):
+        st[k.S_PILES + side] = pile
+    for side, basras in enumerate(state.basras):
+        st[k.S_BASRAS + side] = basras
+    st[k.S_LAST] = state.last_capturer
+    st[k.S_LEFTOVER] = state.leftover
+    st[k.S_NEXT_BATCH] = 0
+    st[k.S_BATCHES_COUNT] = len(state.batches)
+    st[k.S_DEALER] = state.dealer
+    for seat, following in enumerate(state.turns):
+        st[k.S_TURNS + seat] = following
+    st[k.S_LAID_COUNT] = len(state.laid)
+    for i, card in enumerate(state.laid):
+        st[k.S_LAID + i] = card
+    for b, batch in enumerate(state.batches):
+        for seat, hand in enumerate(batch):
+            st[k.S_BATCHES + 4 * b + seat] = hand
+    return st
+
+
+def from_array(st: k.Array, table: object) -> DealState:
+    """The deal state of a flat form (``table``: the rules' capture table)."""
+    from basra.captures import CaptureTable
+
+    assert isinstance(table, CaptureTable)
+    rules = table.rules
+    players, sides = rules.players, rules.sides
+    values = [int(v) for v in st]
+    batches = tuple(
+        tuple(values[k.S_BATCHES + 4 * b:k.S_BATCHES + 4 * b + players])
+        for b in range(values[k.S_NEXT_BATCH], values[k.S_BATCHES_COUNT]))
+    laid = tuple(values[k.S_LAID:k.S_LAID + values[k.S_LAID_COUNT]])
+    return DealState(
+        table, values[k.S_DEALER], values[k.S_TO_PLAY], values[k.S_FLOOR],
+        tuple(values[k.S_HANDS:k.S_HANDS + players]),
+        tuple(values[k.S_PILES:k.S_PILES + sides]),
+        tuple(values[k.S_BASRAS:k.S_BASRAS + sides]),
+        values[k.S_LAST], batches, values[k.S_LEFTOVER],
+        tuple(values[k.S_TURNS:k.S_TURNS + players]), laid,
+    )
+
+
+def legal_moves(fast: FastRules, st: k.Array) -> list[int]:
+    """The legal moves of the seat to play, in :func:`basra.state.legal_moves` order."""
+    n = k.legal_moves(fast.cfg, fast.cards, st, fast.moves, fast.options, fast.memo)
+    return [int(m) for m in fast.moves[:n]]
+
+
+def apply(fast: FastRules, st: k.Array, move: int) -> None:
+    """Play a legal move on ``st`` in place."""
+    k.apply(fast.cfg, fast.cards, st, move)
+
+
+def deal_totals(fast: FastRules, st: k.Array, carry_in: int = 0) -> tuple[tuple[int, ...], int]:
+    """A finished deal's total per side and the majority prize carried out."""
+    total = np.zeros(4, np.int64)
+    carry_out = k.deal_score(fast.cfg, fast.cards, st, carry_in, total)
+    return tuple(int(t) for t in total[:fast.rules.sides]), int(carry_out)
+
+
+def random_deals(fast: FastRules, deals: int, seed: int) -> int:
+    """Deal, play at random and score ``deals`` deals in compiled code; a checksum."""
+    return int(k.random_deals(fast.cfg, fast.cards, deals, seed))
+
+
+def compile_kernels() -> float:
+    """Compile (or load from the cache) every kernel search uses; the seconds it took."""
+    from basra.rules import make_rules
+
+    start = time.perf_counter()
+    fast = fast_rules(make_rules("egyptian"))
+    random_deals(fast, 1, 0)
+    base = np.zeros(k.STATE_SIZE, np.int64)
+    k.new_deal(fast.cfg, base, 0, np.array([1], np.int64))
+    moves = np.array(legal_moves(fast, base), np.int64)
+    unseen = np.arange(0, 0, dtype=np.int64)
+    k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
+             np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
+             np.array([1], np.int64), np.zeros(len(moves)), np.zeros(len(moves)),
+             np.zeros(len(moves), np.int64))
+    return time.perf_counter() - start
