@@ -174,11 +174,11 @@ def compile_kernels() -> float:
     fast = fast_rules(make_rules("egyptian"))
     random_deals(fast, 1, 0)
     base = np.zeros(k.STATE_SIZE, np.int64)
-    k.new_deal(fast.cfg, base, 0, np.array([1], np.int64))
+    k.new_deal(fast.cfg, base, 0, np.array([1], np.uint64))
     moves = np.array(legal_moves(fast, base), np.int64)
     unseen = np.arange(0, 0, dtype=np.int64)
     k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
-             np.array([1], np.int64), np.zeros(len(moves)), np.zeros(len(moves)),
+             np.array([1], np.uint64), np.zeros(len(moves)), np.zeros(len(moves)),
              np.zeros(len(moves), np.int64))
     return time.perf_counter() - start

@@ -25,6 +25,7 @@ import numpy.typing as npt
 Array = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+UArray = npt.NDArray[np.uint64]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -96,12 +97,24 @@ JACKS = 0b1111 << 40
 CLUBS = sum(1 << card for card in range(3, 52, 4))
 
 
+_U = np.uint64
+_M1 = _U(0x5555555555555555)
+_M2 = _U(0x3333333333333333)
+_M4 = _U(0x0F0F0F0F0F0F0F0F)
+_H01 = _U(0x0101010101010101)
+_GOLDEN = _U(0x9E3779B97F4A7C15)
+_STAR = _U(0x2545F4914F6CDD1D)
+# Wrapping arithmetic is done on unsigned words: signed overflow is undefined to the
+# compiler, which may then miscompile the code around it.
+
+
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56  # the top byte holds at most 58: never negative
+    y = _U(x)
+    y = y - ((y >> _U(1)) & _M1)
+    y = (y & _M2) + ((y >> _U(2)) & _M2)
+    y = (y + (y >> _U(4))) & _M4
+    return np.int64((y * _H01) >> _U(56))
 
 
 @njit(cache=True, inline="always")
@@ -219,7 +232,7 @@ def _sort_head(out: Array, n: int) -> None:
         out[j + 1] = x
 
 
-MEMO_SLOTS = 1 << 14
+MEMO_SLOTS = 1 << 14  # _slot takes the top 14 bits of a hash
 MEMO_WIDTH = 6  # key, count, up to four options
 
 
@@ -233,7 +246,7 @@ def new_memo() -> Array:
 
 @njit(cache=True, inline="always")
 def _slot(key: int) -> int:
-    return ((key * 0x9E3779B1) >> 17) & (MEMO_SLOTS - 1)
+    return np.int64((_U(key) * _GOLDEN) >> _U(64 - 14))
 
 
 @njit(cache=True)
@@ -612,22 +625,23 @@ def deal_score(cfg: Array, cards: Array, st: Array, carry_in: int,
 
 
 @njit(cache=True, inline="always")
-def next_random(rng: Array) -> int:
+def next_random(rng: UArray) -> int:
+    """40 random bits; ``rng`` (uint64[1]) holds the xorshift64* state."""
     x = rng[0]
-    x ^= (x >> 12) & ((1 << 52) - 1)  # logical shifts of a signed word
-    x ^= x << 25
-    x ^= (x >> 27) & ((1 << 37) - 1)
+    x ^= x >> _U(12)
+    x ^= x << _U(25)
+    x ^= x >> _U(27)
     rng[0] = x
-    return ((x * 0x2545F4914F6CDD1D) >> 24) & ((1 << 40) - 1)
+    return np.int64((x * _STAR) >> _U(24))
 
 
 @njit(cache=True, inline="always")
-def random_below(rng: Array, n: int) -> int:
+def random_below(rng: UArray, n: int) -> int:
     return (next_random(rng) * n) >> 40
 
 
 @njit(cache=True)
-def random_playout(cfg: Array, cards: Array, st: Array, rng: Array,
+def random_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array) -> None:
     """Uniformly random legal moves to the end of the deal (in place)."""
     while not is_over(st):
@@ -671,7 +685,7 @@ def _sweep_threat(cfg: Array, cards: Array, floor: int) -> float:
 
 @njit(cache=True)
 def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
-                n: int, rng: Array, policy: int) -> int:
+                n: int, rng: UArray, policy: int) -> int:
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
     (:func:`move_value`), 2 greedy that also fears leaving an easy basra behind."""
     if n == 1:
@@ -705,7 +719,7 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
 
 
 @njit(cache=True)
-def policy_playout(cfg: Array, cards: Array, st: Array, rng: Array,
+def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array, policy: int) -> None:
     """Every seat plays the rollout policy to the end of the deal (in place)."""
     while not is_over(st):
@@ -724,7 +738,7 @@ def _needs_redeal(cfg: Array, floor: int) -> bool:
 
 
 @njit(cache=True)
-def new_deal(cfg: Array, st: Array, dealer: int, rng: Array) -> None:
+def new_deal(cfg: Array, st: Array, dealer: int, rng: UArray) -> None:
     """Shuffle and deal every seat (as :func:`basra.state.deal_layout` and
     :func:`basra.state.start_deal`, with this module's random numbers)."""
     players = cfg[C_PLAYERS]
@@ -809,7 +823,7 @@ def random_deals(cfg: Array, cards: Array, deals: int, seed: int) -> int:
     options = np.empty(MAX_OPTIONS, np.int64)
     memo = new_memo()
     total = np.zeros(4, np.int64)
-    rng = np.array([seed * 2 + 1], np.int64)
+    rng = np.array([seed * 2 + 1], np.uint64)
     checksum = 0
     players = cfg[C_PLAYERS]
     for d in range(deals):
@@ -835,7 +849,7 @@ def margin(cfg: Array, cards: Array, st: Array, side: int, carry: int,
 
 @njit(cache=True)
 def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
-                order: Array, seat: int, rng: Array, st: Array) -> None:
+                order: Array, seat: int, rng: UArray, st: Array) -> None:
     """A deal consistent with an observation: ``base`` holds what the seat knows (its hand,
     the floor, piles, basras, turns...), ``unseen`` the cards it has not seen; they are
     shuffled into the other hands (``counts`` cards each) and the stock's batches, dealt
@@ -874,7 +888,7 @@ def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
 def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            counts: Array, order: Array, seat: int, side: int, carry: int,
            candidates: Array, active: BoolArray, samples: int, policy: int,
-           rng: Array, sums: FloatArray, squares: FloatArray,
+           rng: UArray, sums: FloatArray, squares: FloatArray,
            visits: Array) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
     active candidate move on that same deal, finish with the rollout policy for every
