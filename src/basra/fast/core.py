@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from basra.state import DealState, capture_table
 from basra.rules import Rules
+from basra.state import DealState, capture_table
 
 from . import kernels as k
 

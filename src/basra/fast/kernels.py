@@ -114,7 +114,7 @@ def popcount(x: int) -> int:
     y = y - ((y >> _U(1)) & _M1)
     y = (y & _M2) + ((y >> _U(2)) & _M2)
     y = (y + (y >> _U(4))) & _M4
-    return np.int64((y * _H01) >> _U(56))
+    return int(np.int64((y * _H01) >> _U(56)))
 
 
 @njit(cache=True, inline="always")
@@ -123,7 +123,7 @@ def low_index(x: int) -> int:
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pip_total(mask: int) -> int:
     total = 0
     mask &= NUMERALS
@@ -246,15 +246,15 @@ def new_memo() -> Array:
 
 @njit(cache=True, inline="always")
 def _slot(key: int) -> int:
-    return np.int64((_U(key) * _GOLDEN) >> _U(64 - 14))
+    return int(np.int64((_U(key) * _GOLDEN) >> _U(64 - 14)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _memo_get(memo: Array, key: int, out: Array) -> int:
     slot = _slot(key)
     if memo[slot, 0] != key:
         return -1
-    found = memo[slot, 1]
+    found = int(memo[slot, 1])
     for i in range(found):
         out[i] = memo[slot, 2 + i]
     return found
@@ -271,7 +271,7 @@ def _memo_put(memo: Array, key: int, out: Array, found: int) -> None:
         memo[slot, 2 + i] = out[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def numeral_options(cfg: Array, value: int, floor: int, out: Array, memo: Array) -> int:
     """Basra: the capture options of a numeral of ``value`` into ``out``; their number."""
     matches = floor & (0b1111 << (4 * (value - 1)))
@@ -348,7 +348,7 @@ def _sums(vals: Array, bits: Array, n: int, total: int, out: Array) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def capture_options(cfg: Array, cards: Array, card: int, floor: int,
                     out: Array, memo: Array) -> int:
     """Every capture ``card`` can make on ``floor``, sorted, into ``out``; their number."""
@@ -389,7 +389,7 @@ def capture_options(cfg: Array, cards: Array, card: int, floor: int,
         return k
     if kind == NUMERAL:
         return numeral_options(cfg, (card >> 2) + 1, floor, out, memo)
-    if kind == JACK_KIND or kind == SEVEN_SWEEP:
+    if kind in (JACK_KIND, SEVEN_SWEEP):
         if floor:
             out[0] = floor
             return 1
@@ -407,14 +407,14 @@ def capture_options(cfg: Array, cards: Array, card: int, floor: int,
     return numeral_options(cfg, 7, floor, out, memo)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _jack_basra(cfg: Array, floor: int) -> bool:
     count = popcount(floor)
     rule = cfg[C_JACK_BASRA]
     return (rule == 1 and count == 1) or (rule == 2 and count <= 2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_basra(cfg: Array, cards: Array, floor: int, card: int,
              captured: int) -> bool:
     """Whether the capture is a basra (before the last-play and last-batch rules)."""
@@ -466,19 +466,19 @@ def hand_moves(cfg: Array, cards: Array, hand: int, floor: int,
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_moves(cfg: Array, cards: Array, st: Array, moves: Array, options: Array,
                 memo: Array) -> int:
     return hand_moves(cfg, cards, st[S_HANDS + st[S_TO_PLAY]], st[S_FLOOR], moves, options,
                       memo)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over(st: Array) -> bool:
     if st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]:
         return False
-    return st[S_HANDS] == 0 and st[S_HANDS + 1] == 0 and st[S_HANDS + 2] == 0 and (
-        st[S_HANDS + 3] == 0)
+    return bool(st[S_HANDS] == 0 and st[S_HANDS + 1] == 0 and st[S_HANDS + 2] == 0
+                and st[S_HANDS + 3] == 0)
 
 
 @njit(cache=True)
@@ -632,7 +632,7 @@ def next_random(rng: UArray) -> int:
     x ^= x << _U(25)
     x ^= x >> _U(27)
     rng[0] = x
-    return np.int64((x * _STAR) >> _U(24))
+    return int(np.int64((x * _STAR) >> _U(24)))
 
 
 @njit(cache=True, inline="always")
@@ -655,7 +655,7 @@ def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
     card = move & 63
     captured = move >> 6
     if not captured:
-        return -cards[K_POINTS, card] - (card >> 2) / 100
+        return float(-cards[K_POINTS, card] - (card >> 2) / 100)
     taken = captured | 1 << card
     value = 0.5 * popcount(taken)
     while taken:
@@ -689,9 +689,9 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
     (:func:`move_value`), 2 greedy that also fears leaving an easy basra behind."""
     if n == 1:
-        return moves[0]
+        return int(moves[0])
     if policy == 0:
-        return moves[random_below(rng, n)]
+        return int(moves[random_below(rng, n)])
     floor = st[S_FLOOR]
     best = -1e18
     ties = 0
@@ -704,7 +704,7 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
             after = floor ^ captured if captured else floor | 1 << (move & 63)
             value -= 0.5 * _sweep_threat(cfg, cards, after)
             kind = cards[K_KIND, move & 63]
-            if (kind == JACK_KIND or kind == SEVEN_SWEEP) and st[S_NEXT_BATCH] < (
+            if (kind in (JACK_KIND, SEVEN_SWEEP)) and st[S_NEXT_BATCH] < (
                     st[S_BATCHES_COUNT]) and popcount(captured) < 3:
                 value -= 2.0
         if value > best + 1e-9:
@@ -715,7 +715,7 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
             ties += 1
             if random_below(rng, ties) == 0:
                 chosen = move
-    return chosen
+    return int(chosen)
 
 
 @njit(cache=True)
@@ -797,7 +797,7 @@ def new_deal(cfg: Array, st: Array, dealer: int, rng: UArray) -> None:
     for b in range(batches):
         for i in range(players):
             mask = 0
-            for k in range(size):
+            for _ in range(size):
                 mask |= 1 << stock[position]
                 position += 1
             st[S_BATCHES + 4 * b + order[i]] = mask
@@ -844,7 +844,7 @@ def margin(cfg: Array, cards: Array, st: Array, side: int, carry: int,
     for s in range(sides):
         if s != side:
             others += total[s]
-    return total[side] - others / (sides - 1)
+    return float(total[side] - others / (sides - 1))
 
 
 @njit(cache=True)
