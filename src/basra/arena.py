@@ -139,7 +139,7 @@ def _seat_owners(rules: Rules, entries: int, rotation: int) -> tuple[int, ...]:
 
 
 def arena_tasks(rules: Rules, variant: str, bots: Sequence[str], matches: int, seed: int, *,
-                think_ms: int = 1000, workers: int | None = None, max_deals: int = 1000,
+                think_ms: int = 300, workers: int | None = None, max_deals: int = 1000,
                 keep_record: bool = False) -> list[MatchTask]:
     """The matches of a duplicate arena, seed by seed and rotation by rotation.
 
@@ -327,7 +327,7 @@ def _play_all(tasks: list[MatchTask], jobs: int,
 
 
 def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, seed: int = 0,
-              *, jobs: int = 1, think_ms: int = 1000, records_dir: Path | None = None,
+              *, jobs: int = 1, think_ms: int = 300, records_dir: Path | None = None,
               max_deals: int = 1000,
               progress: Callable[[], None] | None = None) -> ArenaResult:
     """Play a duplicate arena between ``bots`` and gather each bot's statistics.

@@ -62,7 +62,7 @@ def default_master_workers() -> int:
 class ComputerPlayers:
     """Chooses the computer's moves for every table of a server."""
 
-    def __init__(self, master_ms: int = 1000, master_workers: int | None = None) -> None:
+    def __init__(self, master_ms: int = 300, master_workers: int | None = None) -> None:
         self.master_ms = master_ms
         self.master_workers = master_workers or default_master_workers()
         self._bots: dict[tuple[Hashable, str], Bot] = {}
