@@ -39,6 +39,7 @@ __all__ = [
     "legal_moves",
     "observation_search",
     "random_deals",
+    "sample_observation",
     "to_array",
 ]
 
@@ -210,30 +211,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     three standard errors of the difference, after 24 samples) is dropped, and the
     samples go to the others.
     """
-    rules = observation.rules
-    fast = fast_rules(rules)
-    base = np.zeros(k.STATE_SIZE, np.int64)
-    base[k.S_TO_PLAY] = observation.to_play
-    base[k.S_FLOOR] = observation.floor
-    base[k.S_HANDS + observation.seat] = observation.hand
-    for side, pile in enumerate(observation.piles):
-        base[k.S_PILES + side] = pile
-    for side, basras in enumerate(observation.basras):
-        base[k.S_BASRAS + side] = basras
-    base[k.S_LAST] = observation.last_capturer
-    base[k.S_DEALER] = observation.dealer
-    turns = observation.turns
-    for seat, following in enumerate(turns):
-        base[k.S_TURNS + seat] = following
-    base[k.S_LAID_COUNT] = len(observation.laid)
-    for i, card in enumerate(observation.laid):
-        base[k.S_LAID + i] = card
-    unseen_mask = observation.unseen
-    unseen = np.array([c for c in range(52) if unseen_mask >> c & 1], np.int64)
-    counts = np.zeros(4, np.int64)
-    for seat, count in enumerate(observation.hand_counts):
-        counts[seat] = count
-    order = np.array(playing_order(turns, observation.dealer), np.int64)
+    fast = fast_rules(observation.rules)
+    base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     active = np.ones(n, np.bool_)
@@ -282,3 +261,41 @@ def _prune(sums: k.FloatArray, squares: k.FloatArray, visits: k.Array,
             gap = means[best] - means[i]
             if gap > 3.0 * float(np.hypot(errors[best], errors[i])):
                 active[i] = False
+
+
+def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array, k.Array]:
+    """What the compiled sampler needs, from the observation alone: the known part of the
+    state, the unseen cards, each seat's hand size and the dealing order."""
+    base = np.zeros(k.STATE_SIZE, np.int64)
+    base[k.S_TO_PLAY] = observation.to_play
+    base[k.S_FLOOR] = observation.floor
+    base[k.S_HANDS + observation.seat] = observation.hand
+    for side, pile in enumerate(observation.piles):
+        base[k.S_PILES + side] = pile
+    for side, basras in enumerate(observation.basras):
+        base[k.S_BASRAS + side] = basras
+    base[k.S_LAST] = observation.last_capturer
+    base[k.S_DEALER] = observation.dealer
+    turns = observation.turns
+    for seat, following in enumerate(turns):
+        base[k.S_TURNS + seat] = following
+    base[k.S_LAID_COUNT] = len(observation.laid)
+    for i, card in enumerate(observation.laid):
+        base[k.S_LAID + i] = card
+    unseen_mask = observation.unseen
+    unseen = np.array([c for c in range(52) if unseen_mask >> c & 1], np.int64)
+    counts = np.zeros(4, np.int64)
+    for seat, count in enumerate(observation.hand_counts):
+        counts[seat] = count
+    order = np.array(playing_order(turns, observation.dealer), np.int64)
+    return base, unseen, counts, order
+
+
+def sample_observation(observation: Observation, seed: int) -> DealState:
+    """One deal the compiled search could sample for an observation (for tests)."""
+    fast = fast_rules(observation.rules)
+    base, unseen, counts, order = _search_inputs(observation)
+    st = np.zeros(k.STATE_SIZE, np.int64)
+    k.sample_into(fast.cfg, base, unseen, counts, order, observation.seat,
+                  np.array([(seed << 1) | 1], np.uint64), st)
+    return from_array(st, fast.table)
