@@ -640,13 +640,20 @@ def random_below(rng: UArray, n: int) -> int:
     return (next_random(rng) * n) >> 40
 
 
+_apply_inline = njit(cache=True, inline="always")(apply.py_func)  # type: ignore[attr-defined]
+_hand_moves_inline = njit(cache=True, inline="always")(hand_moves.py_func)  # type: ignore[attr-defined]
+"""The same functions, inlined where a playout loop calls them (each call of the shared
+ones passes and reference-counts every array)."""
+
+
 @njit(cache=True)
 def random_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array) -> None:
     """Uniformly random legal moves to the end of the deal (in place)."""
     while not is_over(st):
-        n = legal_moves(cfg, cards, st, moves, options, memo)
-        apply(cfg, cards, st, moves[random_below(rng, n)])
+        hand = st[S_HANDS + st[S_TO_PLAY]]
+        n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
+        _apply_inline(cfg, cards, st, moves[random_below(rng, n)])
 
 
 @njit(cache=True)
@@ -667,27 +674,10 @@ def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
 
 
 @njit(cache=True)
-def _sweep_threat(cfg: Array, cards: Array, floor: int) -> float:
-    """How much a floor left to the next player is worth to a sweeper or a basra: the
-    points on it plus a basra when one card can clear it (a cheap stand-in for the
-    expert's look at the best reply)."""
-    if floor == 0:
-        return 0.0
-    value = 0.0
-    rest = floor
-    while rest:
-        value += cards[K_POINTS, low_index(rest)]
-        rest &= rest - 1
-    if popcount(floor) == 1 or ((floor & ~NUMERALS) == 0 and pip_total(floor) <= 10):
-        value += cfg[C_BASRA_POINTS]
-    return value
-
-
-@njit(cache=True)
-def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
-                n: int, rng: UArray, policy: int) -> int:
+def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
+                policy: int) -> int:
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
-    (:func:`move_value`), 2 greedy that also fears leaving an easy basra behind."""
+    (:func:`move_value`, ties broken at random)."""
     if n == 1:
         return int(moves[0])
     if policy == 0:
@@ -699,14 +689,6 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array,
     for i in range(n):
         move = moves[i]
         value = move_value(cfg, cards, floor, move)
-        if policy == 2:
-            captured = move >> 6
-            after = floor ^ captured if captured else floor | 1 << (move & 63)
-            value -= 0.5 * _sweep_threat(cfg, cards, after)
-            kind = cards[K_KIND, move & 63]
-            if (kind in (JACK_KIND, SEVEN_SWEEP)) and st[S_NEXT_BATCH] < (
-                    st[S_BATCHES_COUNT]) and popcount(captured) < 3:
-                value -= 2.0
         if value > best + 1e-9:
             best = value
             chosen = move
@@ -723,8 +705,9 @@ def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array, policy: int) -> None:
     """Every seat plays the rollout policy to the end of the deal (in place)."""
     while not is_over(st):
-        n = legal_moves(cfg, cards, st, moves, options, memo)
-        apply(cfg, cards, st, policy_move(cfg, cards, st, moves, n, rng, policy))
+        hand = st[S_HANDS + st[S_TO_PLAY]]
+        n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
+        _apply_inline(cfg, cards, st, policy_move(cfg, cards, st, moves, n, rng, policy))
 
 
 @njit(cache=True)
