@@ -34,7 +34,10 @@ __all__ = ["DEFAULT_THINK_MS", "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "s
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
 ROLLOUT_POLICY = 1
-"""The compiled search's rollout policy (see :func:`basra.fast.core.policy_move`)."""
+"""The compiled search's rollout policy (1: greedy, see :func:`basra.fast.kernels.policy_move`)."""
+MATCH_BONUS = 50.0
+"""Points a sample is worth more (less) when its deal ends the match won (lost): near the
+target the master plays for the match, not only for the deal's margin."""
 
 
 class MoveEstimate(NamedTuple):
@@ -80,7 +83,8 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
     if fast.available():
         from basra.fast.core import observation_search
 
-        stats = observation_search(observation, seconds, seed, samples, policy=policy)
+        stats = observation_search(observation, seconds, seed, samples, policy=policy,
+                                   match_bonus=MATCH_BONUS)
         return list(zip(stats.sums, stats.visits, strict=True))
     return search_moves(observation, seconds, seed, samples)
 

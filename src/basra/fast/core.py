@@ -185,7 +185,7 @@ def compile_kernels() -> float:
     k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
              np.array([1], np.uint64), np.zeros(len(moves)), np.zeros(len(moves)),
-             np.zeros(len(moves), np.int64))
+             np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0)
     return time.perf_counter() - start
 
 
@@ -200,7 +200,7 @@ class SearchStats(NamedTuple):
 
 def observation_search(observation: Observation, seconds: float, seed: int,
                        samples: int | None = None, policy: int = 1,
-                       prune: bool = True) -> SearchStats:
+                       prune: bool = True, match_bonus: float = 0.0) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -209,7 +209,9 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     pass, or exactly ``samples`` samples when that is given (reproducible). With
     ``prune``, a move whose mean margin is clearly below the best one's (by more than
     three standard errors of the difference, after 24 samples) is dropped, and the
-    samples go to the others.
+    samples go to the others. ``match_bonus``: points added to a sample's value when the
+    deal ends the match with this side ahead, taken off when it ends behind (a match-aware
+    objective near the target).
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
@@ -222,6 +224,9 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     rng = np.array([(seed << 1) | 1], np.uint64)
     side = observation.side
     carry = observation.carry
+    totals = np.zeros(4, np.int64)
+    for s, points in enumerate(observation.totals):
+        totals[s] = points
     deadline = time.perf_counter() + seconds
     done = 0
     chunk = 8
@@ -230,7 +235,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
             chunk = min(chunk, samples - done)
         started = time.perf_counter()
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
-                 carry, moves, active, chunk, policy, rng, sums, squares, visits)
+                 carry, moves, active, chunk, policy, rng, sums, squares, visits, totals,
+                 observation.target, match_bonus)
         done += chunk
         if samples is not None and done >= samples:
             break

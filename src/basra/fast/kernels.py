@@ -868,14 +868,41 @@ def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
 
 
 @njit(cache=True)
+def _match_outcome(cfg: Array, totals: Array, deal: Array, side: int, target: int) -> int:
+    """1 when the match ends after this deal with ``side`` strictly ahead, -1 when it ends
+    with another side ahead, 0 when it goes on (or ends level)."""
+    sides = cfg[C_SIDES]
+    reached = False
+    best_other = -(1 << 40)
+    for s in range(sides):
+        score = totals[s] + deal[s]
+        if score >= target:
+            reached = True
+        if s != side and score > best_other:
+            best_other = score
+    if not reached:
+        return 0
+    mine = totals[side] + deal[side]
+    if mine > best_other:
+        return 1
+    if mine < best_other:
+        return -1
+    return 0
+
+
+@njit(cache=True)
 def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            counts: Array, order: Array, seat: int, side: int, carry: int,
            candidates: Array, active: BoolArray, samples: int, policy: int,
            rng: UArray, sums: FloatArray, squares: FloatArray,
-           visits: Array) -> None:
+           visits: Array, totals: Array, target: int, match_bonus: float) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
     active candidate move on that same deal, finish with the rollout policy for every
-    seat and add the margin to the move's sums (common random numbers across moves)."""
+    seat and add the value to the move's sums (common random numbers across moves).
+
+    The value is the deal's margin, plus ``match_bonus`` when the deal ends the match
+    (some side reaches ``target`` from the match ``totals``) with this side strictly
+    ahead, minus it when another side is ahead."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
@@ -893,6 +920,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             apply(cfg, cards, st, candidates[i])
             policy_playout(cfg, cards, st, rng, moves, options, memo, policy)
             value = margin(cfg, cards, st, side, carry, total)
+            if match_bonus:
+                value += match_bonus * _match_outcome(cfg, totals, total, side, target)
             sums[i] += value
             squares[i] += value * value
             visits[i] += 1
