@@ -205,10 +205,11 @@ def observation_search(observation: Observation, seconds: float, seed: int,
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
     plays every still-active move on it and finishes the deal with the rollout
-    ``policy`` (0 uniformly random, 1 greedy). Searches until ``seconds``
-    pass, or exactly ``samples`` samples when that is given (reproducible). With
-    ``prune``, a move whose mean margin is clearly below the best one's (by more than
-    three standard errors of the difference, after 24 samples) is dropped, and the
+    ``policy`` (0 uniformly random, 1 greedy, 2 greedy less the next player's best
+    reply). Searches until ``seconds`` pass, or exactly ``samples`` samples when that is
+    given (reproducible). With ``prune``, a move whose mean margin is clearly below the
+    best one's (by more than three standard errors of the difference, after 24 samples)
+    is dropped, and the
     samples go to the others. ``match_bonus``: points added to a sample's value when the
     deal ends the match with this side ahead, taken off when it ends behind (a match-aware
     objective near the target).

@@ -674,21 +674,44 @@ def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
 
 
 @njit(cache=True)
+def _best_reply(cfg: Array, cards: Array, hand: int, floor: int, replies: Array,
+                options: Array, memo: Array) -> float:
+    """The most a hand gets this turn on ``floor`` (:func:`move_value`), 0 with no hand."""
+    if not hand:
+        return 0.0
+    n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
+    best = -1e18
+    for i in range(n):
+        best = max(best, move_value(cfg, cards, floor, replies[i]))
+    return max(best, 0.0)
+
+
+@njit(cache=True)
 def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
-                policy: int) -> int:
+                policy: int, replies: Array, options: Array, memo: Array) -> int:
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
-    (:func:`move_value`, ties broken at random)."""
+    (:func:`move_value`), 2 greedy less the next player's best reply on the floor it
+    leaves (plus half of it when the next player is a partner). Ties broken at random."""
     if n == 1:
         return int(moves[0])
     if policy == 0:
         return int(moves[random_below(rng, n)])
     floor = st[S_FLOOR]
+    seat = st[S_TO_PLAY]
+    following = st[S_TURNS + seat]
+    partner = cfg[C_SIDE_OF + following] == cfg[C_SIDE_OF + seat]
+    next_hand = st[S_HANDS + following] if following != seat else 0
     best = -1e18
     ties = 0
     chosen = moves[0]
     for i in range(n):
         move = moves[i]
         value = move_value(cfg, cards, floor, move)
+        if policy == 2 and next_hand:
+            captured = move >> 6
+            after = floor ^ captured if captured else floor | 1 << (move & 63)
+            reply = _best_reply(cfg, cards, next_hand, after, replies, options, memo)
+            value += 0.5 * reply if partner else -reply
         if value > best + 1e-9:
             best = value
             chosen = move
@@ -702,12 +725,14 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
 
 @njit(cache=True)
 def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
-                   moves: Array, options: Array, memo: Array, policy: int) -> None:
+                   moves: Array, options: Array, memo: Array, policy: int,
+                   replies: Array) -> None:
     """Every seat plays the rollout policy to the end of the deal (in place)."""
     while not is_over(st):
         hand = st[S_HANDS + st[S_TO_PLAY]]
         n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
-        _apply_inline(cfg, cards, st, policy_move(cfg, cards, st, moves, n, rng, policy))
+        move = policy_move(cfg, cards, st, moves, n, rng, policy, replies, options, memo)
+        _apply_inline(cfg, cards, st, move)
 
 
 @njit(cache=True)
@@ -905,6 +930,7 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
     ahead, minus it when another side is ahead."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
+    replies = np.empty(MAX_MOVES, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     options = np.empty(MAX_OPTIONS, np.int64)
     memo = new_memo()
@@ -918,7 +944,7 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             rng[0] = state  # the same rollout randomness for every move
             st[:] = sample
             apply(cfg, cards, st, candidates[i])
-            policy_playout(cfg, cards, st, rng, moves, options, memo, policy)
+            policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies)
             value = margin(cfg, cards, st, side, carry, total)
             if match_bonus:
                 value += match_bonus * _match_outcome(cfg, totals, total, side, target)
