@@ -209,10 +209,9 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     reply). Searches until ``seconds`` pass, or exactly ``samples`` samples when that is
     given (reproducible). With ``prune``, a move whose mean margin is clearly below the
     best one's (by more than three standard errors of the difference, after 24 samples)
-    is dropped, and the
-    samples go to the others. ``match_bonus``: points added to a sample's value when the
-    deal ends the match with this side ahead, taken off when it ends behind (a match-aware
-    objective near the target).
+    is dropped, and the samples go to the others. ``match_bonus``: points added to a
+    sample's value when the deal ends the match with this side ahead, taken off when it
+    ends behind (a match-aware objective near the target).
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
