@@ -124,3 +124,18 @@ def test_compiled_search_is_reproducible_with_fixed_samples() -> None:
     again = MasterBot(5, samples=40).estimates(view)
     assert first == again
     assert sorted(e.move for e in first) == sorted(view.legal_moves)
+
+
+def test_the_match_outcome_of_a_sampled_deal() -> None:
+    fast = core.fast_rules(make_rules("egyptian"))
+    totals = np.array([90, 60, 0, 0], np.int64)
+
+    def outcome(mine: int, theirs: int, target: int = 101) -> int:
+        deal = np.array([mine, theirs, 0, 0], np.int64)
+        return int(kernels._match_outcome(fast.cfg, totals, deal, 0, target))
+
+    assert outcome(20, 10) == 1  # 110 to 70: the match is won
+    assert outcome(5, 10) == 0  # 95 to 70: it goes on
+    assert outcome(5, 50) == -1  # 95 to 110: lost
+    assert outcome(20, 50) == 0  # 110 to 110: level, it goes on under the tie rule
+    assert outcome(20, 10, target=200) == 0
