@@ -26,11 +26,15 @@ PAIRINGS: dict[str, dict[str, Any]] = {
     "expert-greedy": {"variant": "egyptian", "players": 2, "bots": ["expert", "greedy"],
                       "target": 0.60, "jobs": 2},
     "master-expert": {"variant": "egyptian", "players": 2, "bots": ["master", "expert"],
-                      "target": 0.55, "jobs": 1},
+                      "target": 0.80, "jobs": 1},
     "master-greedy": {"variant": "egyptian", "players": 2, "bots": ["master", "greedy"],
-                      "target": 0.70, "jobs": 1},
+                      "target": 0.90, "jobs": 1},
     "master-pair-greedy-pair": {"variant": "egyptian", "players": 4,
                                 "bots": ["master", "greedy"], "target": 0.65, "jobs": 1},
+    "master-pair-expert-pair": {"variant": "egyptian", "players": 4,
+                                "bots": ["master", "expert"], "target": None, "jobs": 1},
+    "master-two-experts": {"variant": "three-player", "players": 3,
+                           "bots": ["master", "expert", "expert"], "target": None, "jobs": 1},
 }
 
 
@@ -42,8 +46,8 @@ def main() -> None:
                         help="Matches for pairings without the master (default 400).")
     parser.add_argument("--master-matches", type=int, default=20,
                         help="Matches for pairings with the master (default 20).")
-    parser.add_argument("--think-ms", type=int, default=1000,
-                        help="Master budget per move (default 1000, the bot's default).")
+    parser.add_argument("--think-ms", type=int, default=300,
+                        help="Master budget per move (default 300, the bot's default).")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/strength.json"))
     args = parser.parse_args()
@@ -67,9 +71,10 @@ def main() -> None:
         results[name] = entry
         args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         lo, hi = entry["win_rate_ci95"][0]
+        target = "none" if pairing["target"] is None else f"{pairing['target']:.0%}"
         print(f"{name}: {entry['bots'][0]} won {entry['win_rate'][0]:.1%} of "
               f"{entry['matches_played']} matches (95% CI {lo:.1%}-{hi:.1%}; target "
-              f"{pairing['target']:.0%}); median decision {entry['median_ms'][0]:.0f} ms; "
+              f"{target}); median decision {entry['median_ms'][0]:.0f} ms; "
               f"{entry['wall_seconds']:.0f} s", flush=True)
 
 

@@ -70,3 +70,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if left_out:
         terminalreporter.write_line(left_out)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the fast path's kernels once, before any test runs: on a fresh checkout
+    that takes a minute or two (then numba's cache makes every later start quick), and
+    tests that start ``basra`` in a subprocess with a timeout must not pay for it."""
+    if session.config.getoption("help", False):
+        return
+    from basra import fast
+
+    if fast.available():
+        from basra.fast import core
+
+        core.compile_kernels()

@@ -141,7 +141,7 @@ def _seat_owners(rules: Rules, entries: int, rotation: int) -> tuple[int, ...]:
 
 
 def arena_tasks(rules: Rules, variant: str, bots: Sequence[str], matches: int, seed: int, *,
-                think_ms: int = 1000, workers: int | None = None, max_deals: int = 1000,
+                think_ms: int = 300, workers: int | None = None, max_deals: int = 1000,
                 keep_record: bool = False) -> list[MatchTask]:
     """The matches of a duplicate arena, seed by seed and rotation by rotation.
 
@@ -335,7 +335,7 @@ def play_tasks(tasks: list[MatchTask], jobs: int,
 
 
 def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, seed: int = 0,
-              *, jobs: int = 1, think_ms: int = 1000, records_dir: Path | None = None,
+              *, jobs: int = 1, think_ms: int = 300, records_dir: Path | None = None,
               max_deals: int = 1000,
               progress: Callable[[], None] | None = None,
               runner: Runner | None = None) -> ArenaResult:

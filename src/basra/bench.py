@@ -10,7 +10,7 @@ from typing import NamedTuple
 from .rules import Rules
 from .state import apply, deal_score, legal_moves, new_deal, random_playout
 
-__all__ = ["BenchResult", "bench_playouts", "bench_steps"]
+__all__ = ["BenchResult", "FastBench", "bench_fast", "bench_playouts", "bench_steps"]
 
 
 class BenchResult(NamedTuple):
@@ -66,3 +66,44 @@ def bench_steps(rules: Rules, seconds: float, seed: int = 0,
         deal_score(state)
 
     return _run(rules, seconds, seed, one_deal, progress)
+
+
+class FastBench(NamedTuple):
+    """The compiled path's random deals, and how long its first call took (compiling, or
+    loading the compiled code from numba's cache)."""
+
+    result: BenchResult
+    first_call_seconds: float
+
+
+def bench_fast(rules: Rules, seconds: float, seed: int = 0,
+               progress: Callable[[float], None] | None = None) -> FastBench | None:
+    """Whole random deals (deal, uniformly random moves, score) by the compiled path on
+    one core; None when it is not available (see :func:`basra.fast.unavailable_reason`).
+
+    The deals are dealt and played inside compiled code with its own random numbers: the
+    same rules as :func:`bench_playouts`, not the same deals."""
+    from basra import fast
+
+    if not fast.available():
+        return None
+    from basra.fast import core
+
+    start = time.perf_counter()
+    core.compile_kernels()
+    fast_rules = core.fast_rules(rules)
+    core.random_deals(fast_rules, 1, seed)
+    first_call = time.perf_counter() - start
+    deals = 0
+    chunk = 500
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        core.random_deals(fast_rules, chunk, seed + deals)
+        deals += chunk
+        elapsed = time.perf_counter() - start
+        if elapsed < seconds / 20:
+            chunk *= 2
+        if progress is not None:
+            progress(min(elapsed, seconds))
+    return FastBench(BenchResult(deals, deals * (52 - rules.floor_size), elapsed), first_call)

@@ -51,7 +51,7 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 1000,
+def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 300,
              workers: int | None = None, samples: int | None = None) -> Bot:
     """A bot by name: a level (``random``, ``greedy``, ``expert``, ``master``) or
     ``cmd:COMMAND``, an external program speaking the bot protocol.

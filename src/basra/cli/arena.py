@@ -54,7 +54,7 @@ def cluster_runner(address: str | None, jobs: int | None) -> Runner | None:
               help="Seed of the first deal order (the next ones use seed + 1, ...).")
 @click.option("--jobs", "-j", type=Number(), metavar="J",
               help="Worker processes (1: play in this process). [default: every core]")
-@click.option("--think-ms", type=Number(1), default=1000, show_default=True,
+@click.option("--think-ms", type=Number(1), default=300, show_default=True,
               help="Time budget per move of the master bot, in milliseconds.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory "

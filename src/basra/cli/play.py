@@ -305,7 +305,7 @@ class TerminalGame:
 @click.option("--opponents", default="greedy", show_default=True, metavar="BOT[,BOT..]",
               help=f"Computer players: {', '.join(BOT_LEVELS)} or cmd:COMMAND "
                    "(one for all, or one per other seat).")
-@click.option("--think-ms", type=Number(1), default=1000, show_default=True,
+@click.option("--think-ms", type=Number(1), default=300, show_default=True,
               help="Time budget per move of the master bot (and of hints), in milliseconds.")
 @click.option("--hints", is_flag=True,
               help="Before each of your moves, show the master's estimate for every move.")

@@ -20,7 +20,7 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               help="Seconds a computer player waits before it plays, so people can follow.")
 @click.option("--away-after", type=click.FloatRange(min=0), default=30.0, show_default=True,
               help="Seconds without a connection before the computer plays for a seat.")
-@click.option("--master-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--master-ms", type=click.IntRange(min=1), default=300, show_default=True,
               help="Thinking time of the master level per move, in milliseconds.")
 @click.option("--allow-origin", "allow_origins", metavar="ORIGIN", multiple=True,
               help="Another site whose pages may create and join tables and open table "

@@ -39,7 +39,7 @@ from basra.record import Player, dumps, match_record
                    f"{', '.join(BOT_LEVELS)}, or cmd:COMMAND.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one basra-record/1 file per match into this directory.")
-@click.option("--think-ms", type=Number(1), default=1000, show_default=True,
+@click.option("--think-ms", type=Number(1), default=300, show_default=True,
               help="Time budget per move of the master bot, in milliseconds.")
 @click.option("--max-deals", type=Number(1), default=1000, show_default=True,
               help="Stop a match still undecided after this many deals (tie_rule=raise can "

@@ -7,7 +7,8 @@ Two rules keep computer moves from starving the tables of people:
   :data:`SLICE_SECONDS` of thinking: every socket is served between two slices, however
   many tables wait for the computer.
 - **The master** thinks in a pool of worker processes sized to the machine (one core is
-  left to the event loop), first come first served. When the queue would keep a table
+  left to the event loop), first come first served; each worker loads the compiled
+  search (:mod:`basra.fast`) when it starts. When the queue would keep a table
   waiting more than :data:`MASTER_QUEUE_TURNS` master moves' time, the expert plays that
   move instead and the table is told (``Choice.note``).
 """
@@ -54,6 +55,17 @@ def _master_move(observation: Observation, think_ms: int) -> int:
         close_bot(bot)
 
 
+def _warm_master() -> None:
+    """Run in each master worker as it starts: load the compiled search (numba's cache)
+    before the first move rather than during it."""
+    from basra import fast
+
+    if fast.available():
+        from basra.fast import core
+
+        core.compile_kernels()
+
+
 def default_master_workers() -> int:
     """Worker processes for the master: every core but one (at least one)."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -62,7 +74,7 @@ def default_master_workers() -> int:
 class ComputerPlayers:
     """Chooses the computer's moves for every table of a server."""
 
-    def __init__(self, master_ms: int = 1000, master_workers: int | None = None) -> None:
+    def __init__(self, master_ms: int = 300, master_workers: int | None = None) -> None:
         self.master_ms = master_ms
         self.master_workers = master_workers or default_master_workers()
         self._bots: dict[tuple[Hashable, str], Bot] = {}
@@ -140,7 +152,8 @@ class ComputerPlayers:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.master_workers,
-                mp_context=multiprocessing.get_context("forkserver"))
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_warm_master)
         self._master_waiting += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(

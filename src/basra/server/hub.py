@@ -109,7 +109,7 @@ class HubSettings:
     """Seconds a computer player waits before it plays, so people can follow."""
     away_after: float = 30.0
     """Seconds a seat may have no connection before the computer plays for it."""
-    master_ms: int = 1000
+    master_ms: int = 300
     """Thinking time of the master per move."""
     master_workers: int | None = None
     """Worker processes of the master (every core but one by default)."""

@@ -1,0 +1,307 @@
+"""The compiled path's Python side: rules and states to and from flat arrays.
+
+Import it only when :func:`basra.fast.available` is true (it imports numba).
+
+>>> import random
+>>> from basra.rules import make_rules
+>>> from basra.state import new_deal
+>>> state = new_deal(make_rules("egyptian"), 0, random.Random(1))
+>>> fast = fast_rules(state.rules)
+>>> array = to_array(state)
+>>> from_array(array, state.table) == state
+True
+>>> legal_moves(fast, array) == __import__("basra.state").state.legal_moves(state)
+True
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from basra.observe import Observation
+from basra.rules import Rules
+from basra.state import DealState, capture_table, playing_order
+
+from . import kernels as k
+
+__all__ = [
+    "FastRules",
+    "SearchStats",
+    "apply",
+    "compile_kernels",
+    "deal_totals",
+    "fast_rules",
+    "from_array",
+    "legal_moves",
+    "observation_search",
+    "random_deals",
+    "sample_observation",
+    "to_array",
+]
+
+_CHOICE = {
+    "basra": {"clear": 0, "lone": 1},
+    "jack_basra": {"never": 0, "lone": 1, "lone_or_pair": 2},
+    "majority_tie": {"none": 0, "carry": 1, "double": 2},
+}
+
+
+class FastRules:
+    """A rules value as the kernels read it: ``cfg`` (options) and ``cards`` (per card)."""
+
+    def __init__(self, rules: Rules) -> None:
+        table = capture_table(rules)
+        self.rules = rules
+        self.table = table
+        cfg = np.zeros(k.CFG_SIZE, np.int64)
+        cfg[k.C_FAMILY] = 1 if rules.family == "pasur" else 0
+        cfg[k.C_PLAYERS] = rules.players
+        cfg[k.C_SIDES] = rules.sides
+        cfg[k.C_SUMS] = rules.sums
+        cfg[k.C_OPTIONAL] = rules.optional_capture
+        cfg[k.C_LATE_BASRA] = rules.last_batch_basra
+        cfg[k.C_LAST_PLAY_BASRA] = rules.last_play_basra
+        cfg[k.C_ORDERED] = table.ordered
+        cfg[k.C_BASRA_RULE] = _CHOICE["basra"][rules.basra]
+        cfg[k.C_JACK_BASRA] = _CHOICE["jack_basra"][rules.jack_basra]
+        cfg[k.C_BASRA_POINTS] = rules.basra_points
+        cfg[k.C_BASRA_CANCEL] = rules.basra_cancel
+        cfg[k.C_MAJORITY_POINTS] = rules.majority_points
+        cfg[k.C_MAJORITY_MIN] = rules.majority_min
+        cfg[k.C_MAJORITY_TIE] = _CHOICE["majority_tie"][rules.majority_tie]
+        cfg[k.C_CLUBS_POINTS] = rules.clubs_points
+        cfg[k.C_CLUBS_MIN] = rules.clubs_min
+        cfg[k.C_HAND_SIZE] = rules.hand_size
+        cfg[k.C_FLOOR_SIZE] = rules.floor_size
+        cfg[k.C_FLOOR_REDEAL] = rules.floor_redeal
+        for seat, side in enumerate(rules.side_of):
+            cfg[k.C_SIDE_OF + seat] = side
+        cfg[k.C_BURY] = rules.bury_mask
+        cards = np.zeros((4, 52), np.int64)
+        cards[k.K_KIND] = table.kinds
+        cards[k.K_POINTS] = rules.points_of
+        cards[k.K_SWEEPS] = table.sweeps
+        cards[k.K_CLEARS] = table.clears
+        self.cfg = cfg
+        self.cards = cards
+        self.moves = np.empty(k.MAX_MOVES, np.int64)
+        self.options = np.empty(k.MAX_OPTIONS, np.int64)
+        self.memo = k.new_memo()
+
+
+@lru_cache(maxsize=64)
+def fast_rules(rules: Rules) -> FastRules:
+    """The shared :class:`FastRules` of a rules value."""
+    return FastRules(rules)
+
+
+def to_array(state: DealState) -> k.Array:
+    """The kernels' flat form of a deal state."""
+    st = np.zeros(k.STATE_SIZE, np.int64)
+    st[k.S_TO_PLAY] = state.to_play
+    st[k.S_FLOOR] = state.floor
+    for seat, hand in enumerate(state.hands):
+        st[k.S_HANDS + seat] = hand
+    for side, pile in enumerate(state.piles):
+        st[k.S_PILES + side] = pile
+    for side, basras in enumerate(state.basras):
+        st[k.S_BASRAS + side] = basras
+    st[k.S_LAST] = state.last_capturer
+    st[k.S_LEFTOVER] = state.leftover
+    st[k.S_NEXT_BATCH] = 0
+    st[k.S_BATCHES_COUNT] = len(state.batches)
+    st[k.S_DEALER] = state.dealer
+    for seat, following in enumerate(state.turns):
+        st[k.S_TURNS + seat] = following
+    st[k.S_LAID_COUNT] = len(state.laid)
+    for i, card in enumerate(state.laid):
+        st[k.S_LAID + i] = card
+    for b, batch in enumerate(state.batches):
+        for seat, hand in enumerate(batch):
+            st[k.S_BATCHES + 4 * b + seat] = hand
+    return st
+
+
+def from_array(st: k.Array, table: object) -> DealState:
+    """The deal state of a flat form (``table``: the rules' capture table)."""
+    from basra.captures import CaptureTable
+
+    assert isinstance(table, CaptureTable)
+    rules = table.rules
+    players, sides = rules.players, rules.sides
+    values = [int(v) for v in st]
+    batches = tuple(
+        tuple(values[k.S_BATCHES + 4 * b:k.S_BATCHES + 4 * b + players])
+        for b in range(values[k.S_NEXT_BATCH], values[k.S_BATCHES_COUNT]))
+    laid = tuple(values[k.S_LAID:k.S_LAID + values[k.S_LAID_COUNT]])
+    return DealState(
+        table, values[k.S_DEALER], values[k.S_TO_PLAY], values[k.S_FLOOR],
+        tuple(values[k.S_HANDS:k.S_HANDS + players]),
+        tuple(values[k.S_PILES:k.S_PILES + sides]),
+        tuple(values[k.S_BASRAS:k.S_BASRAS + sides]),
+        values[k.S_LAST], batches, values[k.S_LEFTOVER],
+        tuple(values[k.S_TURNS:k.S_TURNS + players]), laid,
+    )
+
+
+def legal_moves(fast: FastRules, st: k.Array) -> list[int]:
+    """The legal moves of the seat to play, in :func:`basra.state.legal_moves` order."""
+    n = k.legal_moves(fast.cfg, fast.cards, st, fast.moves, fast.options, fast.memo)
+    return [int(m) for m in fast.moves[:n]]
+
+
+def apply(fast: FastRules, st: k.Array, move: int) -> None:
+    """Play a legal move on ``st`` in place."""
+    k.apply(fast.cfg, fast.cards, st, move)
+
+
+def deal_totals(fast: FastRules, st: k.Array, carry_in: int = 0) -> tuple[tuple[int, ...], int]:
+    """A finished deal's total per side and the majority prize carried out."""
+    total = np.zeros(4, np.int64)
+    carry_out = k.deal_score(fast.cfg, fast.cards, st, carry_in, total)
+    return tuple(int(t) for t in total[:fast.rules.sides]), int(carry_out)
+
+
+def random_deals(fast: FastRules, deals: int, seed: int) -> int:
+    """Deal, play at random and score ``deals`` deals in compiled code; a checksum."""
+    return int(k.random_deals(fast.cfg, fast.cards, deals, seed))
+
+
+def compile_kernels() -> float:
+    """Compile (or load from the cache) every kernel search uses; the seconds it took."""
+    from basra.rules import make_rules
+
+    start = time.perf_counter()
+    fast = fast_rules(make_rules("egyptian"))
+    random_deals(fast, 1, 0)
+    base = np.zeros(k.STATE_SIZE, np.int64)
+    k.new_deal(fast.cfg, base, 0, np.array([1], np.uint64))
+    moves = np.array(legal_moves(fast, base), np.int64)
+    unseen = np.arange(0, 0, dtype=np.int64)
+    k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
+             np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
+             np.array([1], np.uint64), np.zeros(len(moves)), np.zeros(len(moves)),
+             np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0)
+    return time.perf_counter() - start
+
+
+class SearchStats(NamedTuple):
+    """Per candidate move: the sum and sum of squares of its sampled margins, and how many
+    samples it got."""
+
+    sums: list[float]
+    squares: list[float]
+    visits: list[int]
+
+
+def observation_search(observation: Observation, seconds: float, seed: int,
+                       samples: int | None = None, policy: int = 1,
+                       prune: bool = True, match_bonus: float = 0.0) -> SearchStats:
+    """Determinized search of an observation's legal moves in compiled code.
+
+    Each sample deals the unseen cards at random (keeping every count the seat knows),
+    plays every still-active move on it and finishes the deal with the rollout
+    ``policy`` (0 uniformly random, 1 greedy, 2 greedy less the next player's best
+    reply). Searches until ``seconds`` pass, or exactly ``samples`` samples when that is
+    given (reproducible). With ``prune``, a move whose mean margin is clearly below the
+    best one's (by more than three standard errors of the difference, after 24 samples)
+    is dropped, and the samples go to the others. ``match_bonus``: points added to a
+    sample's value when the deal ends the match with this side ahead, taken off when it
+    ends behind (a match-aware objective near the target).
+    """
+    fast = fast_rules(observation.rules)
+    base, unseen, counts, order = _search_inputs(observation)
+    moves = np.array(observation.legal_moves, np.int64)
+    n = len(moves)
+    active = np.ones(n, np.bool_)
+    sums = np.zeros(n)
+    squares = np.zeros(n)
+    visits = np.zeros(n, np.int64)
+    rng = np.array([(seed << 1) | 1], np.uint64)
+    side = observation.side
+    carry = observation.carry
+    totals = np.zeros(4, np.int64)
+    for s, points in enumerate(observation.totals):
+        totals[s] = points
+    deadline = time.perf_counter() + seconds
+    done = 0
+    chunk = 8
+    while True:
+        if samples is not None:
+            chunk = min(chunk, samples - done)
+        started = time.perf_counter()
+        k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
+                 carry, moves, active, chunk, policy, rng, sums, squares, visits, totals,
+                 observation.target, match_bonus)
+        done += chunk
+        if samples is not None and done >= samples:
+            break
+        now = time.perf_counter()
+        if samples is None and now >= deadline:
+            break
+        if prune and done >= 24 and active.sum() > 1:
+            _prune(sums, squares, visits, active)
+        # Chunks of about 10 ms (or what is left of the budget).
+        took = max(now - started, 1e-6)
+        chunk = max(1, min(chunk * 2, int(chunk * 0.01 / took) or 1))
+        if samples is None:
+            left = deadline - now
+            chunk = max(1, min(chunk, int(chunk * left / took)))
+    return SearchStats([float(s) for s in sums], [float(s) for s in squares],
+                       [int(v) for v in visits])
+
+
+def _prune(sums: k.FloatArray, squares: k.FloatArray, visits: k.Array,
+           active: k.BoolArray) -> None:
+    """Drop the moves clearly worse than the best active one."""
+    means = sums / np.maximum(visits, 1)
+    variances = squares / np.maximum(visits, 1) - means * means
+    errors = np.sqrt(np.maximum(variances, 1.0) / np.maximum(visits, 1))
+    best = int(np.argmax(np.where(active, means, -np.inf)))
+    for i in range(len(active)):
+        if active[i] and i != best:
+            gap = means[best] - means[i]
+            if gap > 3.0 * float(np.hypot(errors[best], errors[i])):
+                active[i] = False
+
+
+def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array, k.Array]:
+    """What the compiled sampler needs, from the observation alone: the known part of the
+    state, the unseen cards, each seat's hand size and the dealing order."""
+    base = np.zeros(k.STATE_SIZE, np.int64)
+    base[k.S_TO_PLAY] = observation.to_play
+    base[k.S_FLOOR] = observation.floor
+    base[k.S_HANDS + observation.seat] = observation.hand
+    for side, pile in enumerate(observation.piles):
+        base[k.S_PILES + side] = pile
+    for side, basras in enumerate(observation.basras):
+        base[k.S_BASRAS + side] = basras
+    base[k.S_LAST] = observation.last_capturer
+    base[k.S_DEALER] = observation.dealer
+    turns = observation.turns
+    for seat, following in enumerate(turns):
+        base[k.S_TURNS + seat] = following
+    base[k.S_LAID_COUNT] = len(observation.laid)
+    for i, card in enumerate(observation.laid):
+        base[k.S_LAID + i] = card
+    unseen_mask = observation.unseen
+    unseen = np.array([c for c in range(52) if unseen_mask >> c & 1], np.int64)
+    counts = np.zeros(4, np.int64)
+    for seat, count in enumerate(observation.hand_counts):
+        counts[seat] = count
+    order = np.array(playing_order(turns, observation.dealer), np.int64)
+    return base, unseen, counts, order
+
+
+def sample_observation(observation: Observation, seed: int) -> DealState:
+    """One deal the compiled search could sample for an observation (for tests)."""
+    fast = fast_rules(observation.rules)
+    base, unseen, counts, order = _search_inputs(observation)
+    st = np.zeros(k.STATE_SIZE, np.int64)
+    k.sample_into(fast.cfg, base, unseen, counts, order, observation.seat,
+                  np.array([(seed << 1) | 1], np.uint64), st)
+    return from_array(st, fast.table)

@@ -1,0 +1,955 @@
+"""The compiled kernels: captures, moves, plays, playouts, scoring and sampled search.
+
+Every function here is compiled by numba in nopython mode (``cache=True``: the machine
+code is kept next to this file, or in ``NUMBA_CACHE_DIR``, so a second start loads it).
+They mirror :mod:`basra.captures` and :mod:`basra.state` rule for rule on a flat layout:
+
+* ``cfg`` (int64[32]): the rules' options as numbers (see ``C_*`` below);
+* ``cards`` (int64[4, 52]): per card its kind, points, whether it sweeps a whole floor
+  and whether its capture is a basra exactly when it clears the floor;
+* ``st`` (int64[STATE_SIZE]): one deal state (see ``S_*``), changed in place.
+
+The reference core stays the definition of the rules; ``tests/test_fast.py`` plays
+random deals through both and compares every state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+UArray = npt.NDArray[np.uint64]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def njit(**options: Any) -> Callable[[_F], _F]:
+    """numba's ``njit``, typed: the compiled function keeps its annotated signature."""
+    return cast(Callable[[_F], _F], numba.njit(**options))
+
+
+# cfg slots
+C_FAMILY = 0  # 0 basra, 1 pasur
+C_PLAYERS = 1
+C_SIDES = 2
+C_SUMS = 3
+C_OPTIONAL = 4
+C_LATE_BASRA = 5
+C_LAST_PLAY_BASRA = 6
+C_ORDERED = 7
+C_BASRA_RULE = 8  # 0 clear, 1 lone
+C_JACK_BASRA = 9  # 0 never, 1 lone, 2 lone_or_pair
+C_BASRA_POINTS = 10
+C_BASRA_CANCEL = 11
+C_MAJORITY_POINTS = 12
+C_MAJORITY_MIN = 13
+C_MAJORITY_TIE = 14  # 0 none, 1 carry, 2 double
+C_CLUBS_POINTS = 15
+C_CLUBS_MIN = 16
+C_HAND_SIZE = 17
+C_FLOOR_SIZE = 18
+C_FLOOR_REDEAL = 19
+C_SIDE_OF = 20  # 4 slots
+C_BURY = 24  # the bury mask
+CFG_SIZE = 32
+
+# cards rows
+K_KIND = 0
+K_POINTS = 1
+K_SWEEPS = 2
+K_CLEARS = 3
+
+# card kinds (as basra.captures)
+NUMERAL = 0
+JACK_KIND = 1
+COURT = 2
+SEVEN_SWEEP = 3
+SEVEN_SMALL = 4
+
+# st slots
+S_TO_PLAY = 0
+S_FLOOR = 1
+S_HANDS = 2  # 4 slots
+S_PILES = 6  # 4 slots
+S_BASRAS = 10  # 4 slots
+S_LAST = 14
+S_LEFTOVER = 15
+S_NEXT_BATCH = 16
+S_BATCHES_COUNT = 17
+S_DEALER = 18
+S_TURNS = 19  # 4 slots
+S_LAID_COUNT = 23
+S_LAID = 24  # 52 slots
+S_BATCHES = 76  # 26 batches of 4 hands
+STATE_SIZE = 180
+
+MAX_OPTIONS = 1024
+MAX_MOVES = 4096
+
+NUMERALS = (1 << 40) - 1
+JACKS = 0b1111 << 40
+CLUBS = sum(1 << card for card in range(3, 52, 4))
+
+
+_U = np.uint64
+_M1 = _U(0x5555555555555555)
+_M2 = _U(0x3333333333333333)
+_M4 = _U(0x0F0F0F0F0F0F0F0F)
+_H01 = _U(0x0101010101010101)
+_GOLDEN = _U(0x9E3779B97F4A7C15)
+_STAR = _U(0x2545F4914F6CDD1D)
+# Wrapping arithmetic is done on unsigned words: signed overflow is undefined to the
+# compiler, which may then miscompile the code around it.
+
+
+@njit(cache=True, inline="always")
+def popcount(x: int) -> int:
+    y = _U(x)
+    y = y - ((y >> _U(1)) & _M1)
+    y = (y & _M2) + ((y >> _U(2)) & _M2)
+    y = (y + (y >> _U(4))) & _M4
+    return int(np.int64((y * _H01) >> _U(56)))
+
+
+@njit(cache=True, inline="always")
+def low_index(x: int) -> int:
+    """The index of the lowest set bit of a non-zero mask."""
+    return popcount((x & -x) - 1)
+
+
+@njit(cache=True, inline="always")
+def pip_total(mask: int) -> int:
+    total = 0
+    mask &= NUMERALS
+    while mask:
+        card = low_index(mask)
+        total += (card >> 2) + 1
+        mask &= mask - 1
+    return total
+
+
+@njit(cache=True)
+def _record(used: int, used_n: int, best: Array, out: Array,
+            count: Array) -> None:
+    if used_n > best[0]:
+        best[0] = used_n
+        count[0] = 0
+    if used_n == best[0]:
+        for k in range(count[0]):
+            if out[k] == used:
+                return
+        if count[0] >= out.shape[0]:
+            raise ValueError("too many capture options for the compiled path")
+        out[count[0]] = used
+        count[0] += 1
+
+
+@njit(cache=True)
+def _pack(vals: Array, bits: Array, value: int, n: int, best: Array, out: Array,
+          count: Array) -> None:
+    """Every largest union of disjoint groups summing to ``value`` (Basra's sums) among
+    the ``n`` cards of ``bits`` (ascending value ``vals``), into ``out``.
+
+    A depth-first search on an explicit stack (numba's cache cannot hold recursive
+    functions): a frame is the free cards (a mask of indices), the cards used so far,
+    the group being built and what it still lacks. The lowest free card is either left
+    out or starts a group; a group grows by higher free cards."""
+    size = n * (2 * n + 2) + 4  # depth at most 2n, each frame pushes at most n + 1
+    stack = np.empty((size, 7), np.int64)
+    stack[0, 0] = (1 << n) - 1
+    stack[0, 1:] = 0
+    top = 1
+    while top:
+        top -= 1
+        rem = stack[top, 0]
+        used = stack[top, 1]
+        used_n = stack[top, 2]
+        group = stack[top, 3]
+        group_n = stack[top, 4]
+        need = stack[top, 5]
+        start = stack[top, 6]
+        if group_n > 0 and need == 0:
+            used |= group
+            used_n += group_n
+            group = 0
+            group_n = 0
+        if used_n + group_n + popcount(rem) < best[0]:
+            continue
+        if top + n + 2 >= size:
+            raise ValueError("capture search too deep for the compiled path")
+        if group_n == 0:
+            if rem == 0:
+                _record(used, used_n, best, out, count)
+                continue
+            i = low_index(rem)
+            rest = rem & (rem - 1)
+            stack[top, 0] = rest
+            stack[top, 1] = used
+            stack[top, 2] = used_n
+            stack[top, 3:] = 0
+            top += 1
+            stack[top, 0] = rest
+            stack[top, 1] = used
+            stack[top, 2] = used_n
+            stack[top, 3] = bits[i]
+            stack[top, 4] = 1
+            stack[top, 5] = value - vals[i]
+            stack[top, 6] = i + 1
+            top += 1
+            continue
+        scan = rem >> start
+        j = start
+        while scan:
+            if scan & 1:
+                if vals[j] > need:
+                    break
+                stack[top, 0] = rem & ~(1 << j)
+                stack[top, 1] = used
+                stack[top, 2] = used_n
+                stack[top, 3] = group | bits[j]
+                stack[top, 4] = group_n + 1
+                stack[top, 5] = need - vals[j]
+                stack[top, 6] = j + 1
+                top += 1
+            scan >>= 1
+            j += 1
+
+
+@njit(cache=True)
+def _sort_head(out: Array, n: int) -> None:
+    for i in range(1, n):
+        x = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > x:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = x
+
+
+MEMO_SLOTS = 1 << 14  # _slot takes the top 14 bits of a hash
+MEMO_WIDTH = 6  # key, count, up to four options
+
+
+@njit(cache=True)
+def new_memo() -> Array:
+    """An empty memo of capture options (one per rules value and kernel call)."""
+    memo = np.zeros((MEMO_SLOTS, MEMO_WIDTH), np.int64)
+    memo[:, 0] = -1
+    return memo
+
+
+@njit(cache=True, inline="always")
+def _slot(key: int) -> int:
+    return int(np.int64((_U(key) * _GOLDEN) >> _U(64 - 14)))
+
+
+@njit(cache=True, inline="always")
+def _memo_get(memo: Array, key: int, out: Array) -> int:
+    slot = _slot(key)
+    if memo[slot, 0] != key:
+        return -1
+    found = int(memo[slot, 1])
+    for i in range(found):
+        out[i] = memo[slot, 2 + i]
+    return found
+
+
+@njit(cache=True)
+def _memo_put(memo: Array, key: int, out: Array, found: int) -> None:
+    if found > MEMO_WIDTH - 2:
+        return
+    slot = _slot(key)
+    memo[slot, 0] = key
+    memo[slot, 1] = found
+    for i in range(found):
+        memo[slot, 2 + i] = out[i]
+
+
+@njit(cache=True, inline="always")
+def numeral_options(cfg: Array, value: int, floor: int, out: Array, memo: Array) -> int:
+    """Basra: the capture options of a numeral of ``value`` into ``out``; their number."""
+    matches = floor & (0b1111 << (4 * (value - 1)))
+    if not cfg[C_SUMS]:
+        if matches:
+            out[0] = matches
+            return 1
+        return 0
+    below = floor & ((1 << (4 * (value - 1))) - 1)
+    if below == 0:
+        if matches:
+            out[0] = matches
+            return 1
+        return 0
+    key = value | below << 4
+    found = _memo_get(memo, key, out)
+    if found < 0:
+        n = popcount(below)
+        vals = np.empty(n, np.int64)
+        bits = np.empty(n, np.int64)
+        rest = below
+        for k in range(n):
+            card = low_index(rest)
+            vals[k] = (card >> 2) + 1
+            bits[k] = 1 << card
+            rest &= rest - 1
+        best = np.zeros(1, np.int64)
+        count = np.zeros(1, np.int64)
+        _pack(vals, bits, value, n, best, out, count)
+        found = count[0] if best[0] else 0
+        _sort_head(out, found)
+        _memo_put(memo, key, out, found)
+    if found == 0:
+        if matches:
+            out[0] = matches
+            return 1
+        return 0
+    for k in range(found):
+        out[k] |= matches
+    return found
+
+
+@njit(cache=True)
+def _sums(vals: Array, bits: Array, n: int, total: int, out: Array) -> int:
+    """Every set of the ``n`` cards (ascending value) adding up to ``total`` (Pasur's
+    capture), into ``out``; their number. Depth first on an explicit stack."""
+    size = n * 11 + 2  # depth at most the total (10), each frame pushes at most n
+    stack = np.empty((size, 3), np.int64)  # start, need, chosen
+    stack[0, 0] = 0
+    stack[0, 1] = total
+    stack[0, 2] = 0
+    top = 1
+    count = 0
+    while top:
+        top -= 1
+        start = stack[top, 0]
+        need = stack[top, 1]
+        chosen = stack[top, 2]
+        if need == 0:
+            if count >= out.shape[0]:
+                raise ValueError("too many capture options for the compiled path")
+            out[count] = chosen
+            count += 1
+            continue
+        if top + n >= size:
+            raise ValueError("capture search too deep for the compiled path")
+        for j in range(start, n):
+            if vals[j] > need:
+                break
+            stack[top, 0] = j + 1
+            stack[top, 1] = need - vals[j]
+            stack[top, 2] = chosen | bits[j]
+            top += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def capture_options(cfg: Array, cards: Array, card: int, floor: int,
+                    out: Array, memo: Array) -> int:
+    """Every capture ``card`` can make on ``floor``, sorted, into ``out``; their number."""
+    kind = cards[K_KIND, card]
+    if cfg[C_FAMILY] == 1:  # pasur
+        if kind == NUMERAL:
+            total = 10 - (card >> 2)
+            pool = floor & ((1 << (4 * total)) - 1)
+            key = total | pool << 4
+            found = _memo_get(memo, key, out)
+            if found >= 0:
+                return found
+            n = popcount(pool)
+            vals = np.empty(n, np.int64)
+            bits = np.empty(n, np.int64)
+            rest = pool
+            for k in range(n):
+                c = low_index(rest)
+                vals[k] = (c >> 2) + 1
+                bits[k] = 1 << c
+                rest &= rest - 1
+            found = _sums(vals, bits, n, total, out)
+            _sort_head(out, found)
+            _memo_put(memo, key, out, found)
+            return found
+        if kind == JACK_KIND:
+            taken = floor & (NUMERALS | JACKS)
+            if taken:
+                out[0] = taken
+                return 1
+            return 0
+        same = floor & (0b1111 << (4 * (card >> 2)))
+        k = 0
+        while same:
+            out[k] = same & -same
+            same &= same - 1
+            k += 1
+        return k
+    if kind == NUMERAL:
+        return numeral_options(cfg, (card >> 2) + 1, floor, out, memo)
+    if kind in (JACK_KIND, SEVEN_SWEEP):
+        if floor:
+            out[0] = floor
+            return 1
+        return 0
+    if kind == COURT:
+        same = floor & (0b1111 << (4 * (card >> 2)))
+        if same:
+            out[0] = same
+            return 1
+        return 0
+    # SEVEN_SMALL
+    if floor and pip_total(floor) <= 10:
+        out[0] = floor
+        return 1
+    return numeral_options(cfg, 7, floor, out, memo)
+
+
+@njit(cache=True, inline="always")
+def _jack_basra(cfg: Array, floor: int) -> bool:
+    count = popcount(floor)
+    rule = cfg[C_JACK_BASRA]
+    return (rule == 1 and count == 1) or (rule == 2 and count <= 2)
+
+
+@njit(cache=True, inline="always")
+def is_basra(cfg: Array, cards: Array, floor: int, card: int,
+             captured: int) -> bool:
+    """Whether the capture is a basra (before the last-play and last-batch rules)."""
+    if not captured:
+        return False
+    kind = cards[K_KIND, card]
+    if cfg[C_FAMILY] == 1:
+        if kind == JACK_KIND:
+            return _jack_basra(cfg, floor)
+        return captured == floor
+    if kind == JACK_KIND:
+        if _jack_basra(cfg, floor):
+            return True
+        return cfg[C_BASRA_RULE] == 1 and popcount(floor) == 1 and (floor & JACKS) != 0
+    if kind == SEVEN_SWEEP:
+        return (floor & ~NUMERALS) == 0 and pip_total(floor) <= 10
+    if kind == SEVEN_SMALL and pip_total(floor) <= 10:
+        return True
+    if cfg[C_BASRA_RULE] == 0:
+        return captured == floor
+    return captured == floor and popcount(floor) == 1
+
+
+@njit(cache=True)
+def hand_moves(cfg: Array, cards: Array, hand: int, floor: int,
+               moves: Array, options: Array, memo: Array) -> int:
+    """The legal moves of ``hand`` on ``floor`` into ``moves`` (lowest card first, as
+    :func:`basra.state.legal_moves`); their number."""
+    n = 0
+    optional = cfg[C_OPTIONAL]
+    while hand:
+        card = low_index(hand)
+        hand &= hand - 1
+        if floor and cards[K_SWEEPS, card]:
+            k = 1
+            options[0] = floor
+        else:
+            k = capture_options(cfg, cards, card, floor, options, memo)
+        if k:
+            for i in range(k):
+                moves[n] = card | options[i] << 6
+                n += 1
+            if optional:
+                moves[n] = card
+                n += 1
+        else:
+            moves[n] = card
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def legal_moves(cfg: Array, cards: Array, st: Array, moves: Array, options: Array,
+                memo: Array) -> int:
+    return hand_moves(cfg, cards, st[S_HANDS + st[S_TO_PLAY]], st[S_FLOOR], moves, options,
+                      memo)
+
+
+@njit(cache=True, inline="always")
+def is_over(st: Array) -> bool:
+    if st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]:
+        return False
+    return bool(st[S_HANDS] == 0 and st[S_HANDS + 1] == 0 and st[S_HANDS + 2] == 0
+                and st[S_HANDS + 3] == 0)
+
+
+@njit(cache=True)
+def apply(cfg: Array, cards: Array, st: Array, move: int) -> None:
+    """Play ``move`` (one of the legal moves) on ``st`` in place, as
+    :func:`basra.state.apply`."""
+    seat = st[S_TO_PLAY]
+    card = move & 63
+    captured = move >> 6
+    bit = 1 << card
+    hand = st[S_HANDS + seat] ^ bit
+    st[S_HANDS + seat] = hand
+    following = st[S_TURNS + seat]
+    dealer = st[S_DEALER]
+    round_over = hand == 0 and following == st[S_TURNS + dealer]
+    floor = st[S_FLOOR]
+    batches_left = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
+    ordered = cfg[C_ORDERED]
+    if captured:
+        side = cfg[C_SIDE_OF + seat]
+        st[S_PILES + side] |= captured | bit
+        if cards[K_CLEARS, card]:
+            basra = captured == floor
+        else:
+            basra = is_basra(cfg, cards, floor, card, captured)
+        if basra and (batches_left or (cfg[C_LATE_BASRA] and (
+                cfg[C_LAST_PLAY_BASRA] or not round_over))):
+            st[S_BASRAS + side] += 1
+        floor ^= captured
+        if ordered:
+            kept = 0
+            for i in range(st[S_LAID_COUNT]):
+                c = st[S_LAID + i]
+                if not (captured >> c) & 1:
+                    st[S_LAID + kept] = c
+                    kept += 1
+            st[S_LAID_COUNT] = kept
+        st[S_LAST] = seat
+    else:
+        floor |= bit
+        if ordered:
+            st[S_LAID + st[S_LAID_COUNT]] = card
+            st[S_LAID_COUNT] += 1
+    st[S_TO_PLAY] = following
+    if round_over:
+        if batches_left:
+            base = S_BATCHES + 4 * st[S_NEXT_BATCH]
+            for s in range(4):
+                st[S_HANDS + s] = st[base + s]
+            st[S_NEXT_BATCH] += 1
+        elif floor and ordered:
+            last = st[S_LAST]
+            s = st[S_TURNS + (last if last >= 0 else dealer)]
+            for i in range(st[S_LAID_COUNT]):
+                st[S_PILES + cfg[C_SIDE_OF + s]] |= 1 << st[S_LAID + i]
+                s = st[S_TURNS + s]
+            st[S_LEFTOVER] = floor
+            floor = 0
+        elif st[S_LAST] >= 0 and floor:
+            st[S_PILES + cfg[C_SIDE_OF + st[S_LAST]]] |= floor
+            st[S_LEFTOVER] = floor
+            floor = 0
+    st[S_FLOOR] = floor
+
+
+@njit(cache=True)
+def _strict_leader(counts: Array, sides: int, fewest: int) -> int:
+    top = counts[0]
+    for s in range(1, sides):
+        if counts[s] > top:
+            top = counts[s]
+    leader = -1
+    for s in range(sides):
+        if counts[s] == top:
+            if leader >= 0:
+                return -1
+            leader = s
+    if top >= fewest:
+        return leader
+    return -1
+
+
+@njit(cache=True)
+def deal_score(cfg: Array, cards: Array, st: Array, carry_in: int,
+               total: Array) -> int:
+    """The finished deal's total per side into ``total`` (as
+    :func:`basra.state.deal_score`); returns the carry-out."""
+    sides = cfg[C_SIDES]
+    playing = np.zeros(4, np.bool_)
+    first = st[S_TURNS + st[S_DEALER]]
+    s = first
+    while True:
+        playing[cfg[C_SIDE_OF + s]] = True
+        s = st[S_TURNS + s]
+        if s == first:
+            break
+    counts = np.empty(sides, np.int64)
+    for side in range(sides):
+        counts[side] = popcount(st[S_PILES + side]) if playing[side] else -1
+        total[side] = 0
+    prize = cfg[C_MAJORITY_POINTS] + carry_in
+    top = counts[0]
+    for side in range(1, sides):
+        top = max(top, counts[side])
+    tied = 0
+    for side in range(sides):
+        if counts[side] == top:
+            tied += 1
+    leader = _strict_leader(counts, sides, cfg[C_MAJORITY_MIN])
+    carry_out = 0
+    if leader >= 0:
+        total[leader] += prize
+    elif tied > 1 and cfg[C_MAJORITY_TIE] == 1:
+        carry_out = prize
+    elif tied > 1 and cfg[C_MAJORITY_TIE] == 2:
+        carry_out = 2 * prize - cfg[C_MAJORITY_POINTS]
+    for side in range(sides):
+        pile = st[S_PILES + side]
+        while pile:
+            total[side] += cards[K_POINTS, low_index(pile)]
+            pile &= pile - 1
+    points = cfg[C_BASRA_POINTS]
+    if cfg[C_BASRA_CANCEL]:
+        fewest = 1 << 40
+        for side in range(sides):
+            if playing[side]:
+                fewest = min(fewest, st[S_BASRAS + side])
+        for side in range(sides):
+            if playing[side]:
+                total[side] += (st[S_BASRAS + side] - fewest) * points
+    else:
+        for side in range(sides):
+            total[side] += st[S_BASRAS + side] * points
+    if cfg[C_CLUBS_POINTS]:
+        for side in range(sides):
+            counts[side] = popcount(st[S_PILES + side] & CLUBS) if playing[side] else -1
+        winner = _strict_leader(counts, sides, cfg[C_CLUBS_MIN])
+        if winner >= 0:
+            total[winner] += cfg[C_CLUBS_POINTS]
+    return carry_out
+
+
+# Random numbers: xorshift64* in a one-slot array, so every kernel is reproducible.
+
+
+@njit(cache=True, inline="always")
+def next_random(rng: UArray) -> int:
+    """40 random bits; ``rng`` (uint64[1]) holds the xorshift64* state."""
+    x = rng[0]
+    x ^= x >> _U(12)
+    x ^= x << _U(25)
+    x ^= x >> _U(27)
+    rng[0] = x
+    return int(np.int64((x * _STAR) >> _U(24)))
+
+
+@njit(cache=True, inline="always")
+def random_below(rng: UArray, n: int) -> int:
+    return (next_random(rng) * n) >> 40
+
+
+_apply_inline = njit(cache=True, inline="always")(apply.py_func)  # type: ignore[attr-defined]
+_hand_moves_inline = njit(cache=True, inline="always")(hand_moves.py_func)  # type: ignore[attr-defined]
+"""The same functions, inlined where a playout loop calls them (each call of the shared
+ones passes and reference-counts every array)."""
+
+
+@njit(cache=True)
+def random_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
+                   moves: Array, options: Array, memo: Array) -> None:
+    """Uniformly random legal moves to the end of the deal (in place)."""
+    while not is_over(st):
+        hand = st[S_HANDS + st[S_TO_PLAY]]
+        n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
+        _apply_inline(cfg, cards, st, moves[random_below(rng, n)])
+
+
+@njit(cache=True)
+def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
+    """:func:`basra.bots.simple.move_value` (not the last play)."""
+    card = move & 63
+    captured = move >> 6
+    if not captured:
+        return float(-cards[K_POINTS, card] - (card >> 2) / 100)
+    taken = captured | 1 << card
+    value = 0.5 * popcount(taken)
+    while taken:
+        value += cards[K_POINTS, low_index(taken)]
+        taken &= taken - 1
+    if is_basra(cfg, cards, floor, card, captured):
+        value += cfg[C_BASRA_POINTS]
+    return value
+
+
+@njit(cache=True)
+def _best_reply(cfg: Array, cards: Array, hand: int, floor: int, replies: Array,
+                options: Array, memo: Array) -> float:
+    """The most a hand gets this turn on ``floor`` (:func:`move_value`), 0 with no hand."""
+    if not hand:
+        return 0.0
+    n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
+    best = -1e18
+    for i in range(n):
+        best = max(best, move_value(cfg, cards, floor, replies[i]))
+    return max(best, 0.0)
+
+
+@njit(cache=True)
+def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
+                policy: int, replies: Array, options: Array, memo: Array) -> int:
+    """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
+    (:func:`move_value`), 2 greedy less the next player's best reply on the floor it
+    leaves (plus half of it when the next player is a partner). Ties broken at random."""
+    if n == 1:
+        return int(moves[0])
+    if policy == 0:
+        return int(moves[random_below(rng, n)])
+    floor = st[S_FLOOR]
+    seat = st[S_TO_PLAY]
+    following = st[S_TURNS + seat]
+    partner = cfg[C_SIDE_OF + following] == cfg[C_SIDE_OF + seat]
+    next_hand = st[S_HANDS + following] if following != seat else 0
+    best = -1e18
+    ties = 0
+    chosen = moves[0]
+    for i in range(n):
+        move = moves[i]
+        value = move_value(cfg, cards, floor, move)
+        if policy == 2 and next_hand:
+            captured = move >> 6
+            after = floor ^ captured if captured else floor | 1 << (move & 63)
+            reply = _best_reply(cfg, cards, next_hand, after, replies, options, memo)
+            value += 0.5 * reply if partner else -reply
+        if value > best + 1e-9:
+            best = value
+            chosen = move
+            ties = 1
+        elif value > best - 1e-9:
+            ties += 1
+            if random_below(rng, ties) == 0:
+                chosen = move
+    return int(chosen)
+
+
+@njit(cache=True)
+def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
+                   moves: Array, options: Array, memo: Array, policy: int,
+                   replies: Array) -> None:
+    """Every seat plays the rollout policy to the end of the deal (in place)."""
+    while not is_over(st):
+        hand = st[S_HANDS + st[S_TO_PLAY]]
+        n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
+        move = policy_move(cfg, cards, st, moves, n, rng, policy, replies, options, memo)
+        _apply_inline(cfg, cards, st, move)
+
+
+@njit(cache=True)
+def _needs_redeal(cfg: Array, floor: int) -> bool:
+    if not cfg[C_FLOOR_REDEAL]:
+        return False
+    jacks = popcount(floor & (0b1111 << 40))
+    queens = popcount(floor & (0b1111 << 44))
+    kings = popcount(floor & (0b1111 << 48))
+    return jacks > 1 or queens > 2 or kings > 2
+
+
+@njit(cache=True)
+def new_deal(cfg: Array, st: Array, dealer: int, rng: UArray) -> None:
+    """Shuffle and deal every seat (as :func:`basra.state.deal_layout` and
+    :func:`basra.state.start_deal`, with this module's random numbers)."""
+    players = cfg[C_PLAYERS]
+    size = cfg[C_HAND_SIZE]
+    floor_size = cfg[C_FLOOR_SIZE]
+    bury = cfg[C_BURY]
+    deck = np.empty(52, np.int64)
+    stock = np.empty(52, np.int64)
+    floor_cards = np.empty(52, np.int64)
+    order = np.empty(4, np.int64)
+    for s in range(players):
+        order[s] = (dealer + 1 + s) % players
+    while True:
+        for i in range(52):
+            deck[i] = i
+        for i in range(51, 0, -1):
+            j = random_below(rng, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        start = players * size
+        floor = 0
+        for i in range(floor_size):
+            floor_cards[i] = deck[start + i]
+            floor |= 1 << deck[start + i]
+        if _needs_redeal(cfg, floor):
+            continue
+        stock_n = 52 - start - floor_size
+        for i in range(stock_n):
+            stock[i] = deck[start + floor_size + i]
+        for i in range(floor_size):
+            card = floor_cards[i]
+            while (bury >> card) & 1:
+                replacement = stock[0]
+                for k in range(stock_n - 1):
+                    stock[k] = stock[k + 1]
+                place = random_below(rng, stock_n)
+                for k in range(stock_n - 1, place, -1):
+                    stock[k] = stock[k - 1]
+                stock[place] = card
+                card = replacement
+            floor_cards[i] = card
+        floor = 0
+        for i in range(floor_size):
+            floor |= 1 << floor_cards[i]
+        if not _needs_redeal(cfg, floor):
+            break
+    for k in range(STATE_SIZE):
+        st[k] = 0
+    for i in range(players):
+        seat = order[i]
+        mask = 0
+        for k in range(size):
+            mask |= 1 << deck[i * size + k]
+        st[S_HANDS + seat] = mask
+    batches = stock_n // (players * size)
+    position = 0
+    for b in range(batches):
+        for i in range(players):
+            mask = 0
+            for _ in range(size):
+                mask |= 1 << stock[position]
+                position += 1
+            st[S_BATCHES + 4 * b + order[i]] = mask
+    st[S_BATCHES_COUNT] = batches
+    st[S_FLOOR] = floor
+    st[S_DEALER] = dealer
+    for s in range(4):
+        st[S_TURNS + s] = (s + 1) % players if s < players else 0
+    st[S_TO_PLAY] = order[0]
+    st[S_LAST] = -1
+    if cfg[C_ORDERED]:
+        for i in range(floor_size):
+            st[S_LAID + i] = floor_cards[i]
+        st[S_LAID_COUNT] = floor_size
+
+
+@njit(cache=True)
+def random_deals(cfg: Array, cards: Array, deals: int, seed: int) -> int:
+    """Deal, play uniformly random moves and score ``deals`` deals; a checksum of the
+    totals (so nothing is optimised away)."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    moves = np.empty(MAX_MOVES, np.int64)
+    options = np.empty(MAX_OPTIONS, np.int64)
+    memo = new_memo()
+    total = np.zeros(4, np.int64)
+    rng = np.array([seed * 2 + 1], np.uint64)
+    checksum = 0
+    players = cfg[C_PLAYERS]
+    for d in range(deals):
+        new_deal(cfg, st, d % players, rng)
+        random_playout(cfg, cards, st, rng, moves, options, memo)
+        deal_score(cfg, cards, st, 0, total)
+        checksum += total[0]
+    return checksum
+
+
+@njit(cache=True)
+def margin(cfg: Array, cards: Array, st: Array, side: int, carry: int,
+           total: Array) -> float:
+    """A finished deal's points for ``side`` minus the mean of the other sides'."""
+    deal_score(cfg, cards, st, carry, total)
+    sides = cfg[C_SIDES]
+    others = 0.0
+    for s in range(sides):
+        if s != side:
+            others += total[s]
+    return float(total[side] - others / (sides - 1))
+
+
+@njit(cache=True)
+def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
+                order: Array, seat: int, rng: UArray, st: Array) -> None:
+    """A deal consistent with an observation: ``base`` holds what the seat knows (its hand,
+    the floor, piles, basras, turns...), ``unseen`` the cards it has not seen; they are
+    shuffled into the other hands (``counts`` cards each) and the stock's batches, dealt
+    in ``order``."""
+    st[:] = base
+    n = unseen.shape[0]
+    cards = unseen.copy()
+    for i in range(n - 1, 0, -1):
+        j = random_below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    position = 0
+    players = cfg[C_PLAYERS]
+    for s in range(players):
+        if s == seat:
+            continue
+        mask = 0
+        for _ in range(counts[s]):
+            mask |= 1 << cards[position]
+            position += 1
+        st[S_HANDS + s] = mask
+    size = cfg[C_HAND_SIZE]
+    batch = 0
+    while position < n:
+        for i in range(order.shape[0]):
+            mask = 0
+            for _ in range(size):
+                mask |= 1 << cards[position]
+                position += 1
+            st[S_BATCHES + 4 * batch + order[i]] = mask
+        batch += 1
+    st[S_NEXT_BATCH] = 0
+    st[S_BATCHES_COUNT] = batch
+
+
+@njit(cache=True)
+def _match_outcome(cfg: Array, totals: Array, deal: Array, side: int, target: int) -> int:
+    """1 when the match ends after this deal with ``side`` strictly ahead, -1 when it ends
+    with another side ahead, 0 when it goes on (or ends level)."""
+    sides = cfg[C_SIDES]
+    reached = False
+    best_other = -(1 << 40)
+    for s in range(sides):
+        score = totals[s] + deal[s]
+        if score >= target:
+            reached = True
+        if s != side and score > best_other:
+            best_other = score
+    if not reached:
+        return 0
+    mine = totals[side] + deal[side]
+    if mine > best_other:
+        return 1
+    if mine < best_other:
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def search(cfg: Array, cards: Array, base: Array, unseen: Array,
+           counts: Array, order: Array, seat: int, side: int, carry: int,
+           candidates: Array, active: BoolArray, samples: int, policy: int,
+           rng: UArray, sums: FloatArray, squares: FloatArray,
+           visits: Array, totals: Array, target: int, match_bonus: float) -> None:
+    """Determinized search: ``samples`` times, deal the unseen cards at random, play each
+    active candidate move on that same deal, finish with the rollout policy for every
+    seat and add the value to the move's sums (common random numbers across moves).
+
+    The value is the deal's margin, plus ``match_bonus`` when the deal ends the match
+    (some side reaches ``target`` from the match ``totals``) with this side strictly
+    ahead, minus it when another side is ahead."""
+    sample = np.zeros(STATE_SIZE, np.int64)
+    st = np.zeros(STATE_SIZE, np.int64)
+    replies = np.empty(MAX_MOVES, np.int64)
+    moves = np.empty(MAX_MOVES, np.int64)
+    options = np.empty(MAX_OPTIONS, np.int64)
+    memo = new_memo()
+    total = np.zeros(4, np.int64)
+    for _ in range(samples):
+        sample_into(cfg, base, unseen, counts, order, seat, rng, sample)
+        state = rng[0]
+        for i in range(candidates.shape[0]):
+            if not active[i]:
+                continue
+            rng[0] = state  # the same rollout randomness for every move
+            st[:] = sample
+            apply(cfg, cards, st, candidates[i])
+            policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies)
+            value = margin(cfg, cards, st, side, carry, total)
+            if match_bonus:
+                value += match_bonus * _match_outcome(cfg, totals, total, side, target)
+            sums[i] += value
+            squares[i] += value * value
+            visits[i] += 1
+        rng[0] = state
+        next_random(rng)

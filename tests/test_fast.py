@@ -1,0 +1,141 @@
+"""The compiled fast path against the reference core: random deals of every preset and
+player count, and of random house rules, compared state by state.
+
+The long run (millions of plays) is ``benchmarks/fast_differential.py``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numpy as np
+
+from basra.fast import core, kernels
+from basra.fast.check import (
+    FastMismatchError,
+    differential_deals,
+    differential_state,
+    random_rules,
+)
+from basra.rules import PRESETS, make_rules
+from basra.state import new_deal
+
+GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_every_preset_plays_the_same(name: str, players: int) -> None:
+    rules = PRESETS[name].rules_for(players)
+    assert differential_deals(rules, deals=6, seed=players) >= 6 * (52 - rules.floor_size)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_house_rules_play_the_same(seed: int) -> None:
+    rng = random.Random(seed)
+    for number in range(25):
+        differential_deals(random_rules(rng), deals=1, seed=seed * 100 + number)
+
+
+def test_an_extra_deal_between_tied_seats_plays_the_same() -> None:
+    rules = make_rules("egyptian", players=3, overrides={"tie_deal": "tied"})
+    assert differential_deals(rules, deals=4, seed=3, seats=(0, 2)) == 4 * 48
+
+
+def test_a_disagreement_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled side plays other house rules (no basra points, no majority): the
+    # check must notice, at the latest in the deal score.
+    other = core.FastRules(make_rules("egyptian", overrides={
+        "basra_points": "0", "majority_points": "0", "card_points": "J:1"}))
+    monkeypatch.setattr(core, "fast_rules", lambda rules: other)
+    state = new_deal(make_rules("egyptian"), 0, random.Random(4))
+    with pytest.raises(FastMismatchError, match="differ"):
+        differential_state(state, random.Random(0))
+
+
+@pytest.mark.parametrize(("name", "players"), [("egyptian", 2), ("pasur", 4),
+                                                ("three-player", 3)])
+def test_compiled_deals_hold_every_card_once(name: str, players: int) -> None:
+    rules = PRESETS[name].rules_for(players)
+    fast = core.fast_rules(rules)
+    st = np.zeros(kernels.STATE_SIZE, np.int64)
+    rng = np.array([99], np.uint64)
+    for dealer in range(players):
+        kernels.new_deal(fast.cfg, st, dealer, rng)
+        state = core.from_array(st, fast.table)
+        masks = [state.floor, *state.hands, *(h for batch in state.batches for h in batch)]
+        assert sum(m.bit_count() for m in masks) == 52
+        union = 0
+        for mask in masks:
+            union |= mask
+        assert union == (1 << 52) - 1
+        assert not state.floor & rules.bury_mask
+        assert state.to_play == (dealer + 1) % players
+        assert state.hands[state.to_play].bit_count() == rules.hand_size
+
+
+def test_compiled_random_deals_are_reproducible() -> None:
+    fast = core.fast_rules(make_rules("egyptian"))
+    assert core.random_deals(fast, 50, seed=7) == core.random_deals(fast, 50, seed=7)
+    totals = {core.random_deals(fast, 50, seed=s) for s in range(4)}
+    assert len(totals) > 1
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_compiled_samples_agree_with_the_observation(name: str, players: int) -> None:
+    """The compiled search deals only what the seat has not seen, and keeps every count."""
+    from basra.match import Match
+    from basra.observe import observe
+    from basra.state import legal_moves
+
+    match = Match(PRESETS[name].rules_for(players), seed=players)
+    rng = random.Random(players)
+    for number in range(25):
+        seat = match.state.to_play
+        view = observe(match, seat)
+        sample = core.sample_observation(view, seed=number)
+        truth = match.state
+        assert sample.hands[seat] == truth.hands[seat]
+        assert [h.bit_count() for h in sample.hands] == [h.bit_count() for h in truth.hands]
+        assert (sample.floor, sample.piles, sample.basras, sample.last_capturer, sample.laid) == (
+            truth.floor, truth.piles, truth.basras, truth.last_capturer, truth.laid)
+        assert [[h.bit_count() for h in b] for b in sample.batches] == [
+            [h.bit_count() for h in b] for b in truth.batches]
+        assert legal_moves(sample) == legal_moves(truth)
+        hidden = sample.stock_mask()
+        for other, hand in enumerate(sample.hands):
+            if other != seat:
+                hidden |= hand
+        assert hidden == view.unseen
+        match.play(rng.choice(match.legal_moves()))
+
+
+def test_compiled_search_is_reproducible_with_fixed_samples() -> None:
+    from basra.bots.master import MasterBot
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("egyptian"), seed=8)
+    view = observe(match, match.state.to_play)
+    first = MasterBot(5, samples=40).estimates(view)
+    again = MasterBot(5, samples=40).estimates(view)
+    assert first == again
+    assert sorted(e.move for e in first) == sorted(view.legal_moves)
+
+
+def test_the_match_outcome_of_a_sampled_deal() -> None:
+    fast = core.fast_rules(make_rules("egyptian"))
+    totals = np.array([90, 60, 0, 0], np.int64)
+
+    def outcome(mine: int, theirs: int, target: int = 101) -> int:
+        deal = np.array([mine, theirs, 0, 0], np.int64)
+        return int(kernels._match_outcome(fast.cfg, totals, deal, 0, target))
+
+    assert outcome(20, 10) == 1  # 110 to 70: the match is won
+    assert outcome(5, 10) == 0  # 95 to 70: it goes on
+    assert outcome(5, 50) == -1  # 95 to 110: lost
+    assert outcome(20, 50) == 0  # 110 to 110: level, it goes on under the tie rule
+    assert outcome(20, 10, target=200) == 0
