@@ -354,6 +354,8 @@ class Seat:
         kind = message.get("type")
         if kind == "error":
             self.run.errors[str(message.get("code"))] += 1
+            self.scheduled = None  # not made: play again at the next state
+            self.pending = None
             return
         if kind != "state":
             return

@@ -273,7 +273,7 @@ def test_an_owner_that_wakes_after_its_lease_cannot_play_twice(tmp_path: Path) -
         os.kill(first.process.pid, signal.SIGSTOP)   # frozen, its sockets still open
         # Frozen past its lease: the second server takes the table over.
         await until(lambda: omar.states[-1]["table"]["seats"][0]["connected"] is False,
-                    "the second server takes over", seconds=10)
+                    "the second server takes over", seconds=15)
         # Amira comes back on the second server and makes her play there.
         amira_there = await open_seat(second.ws_base, code, tokens[0], 0)
         assert amira_there.state["seq"] == stale["seq"]

@@ -50,9 +50,11 @@ __all__ = [
 
 log = logging.getLogger("basra.cluster")
 
-LEASE_MS = 3000
-"""Milliseconds a table's lease lasts unless its owner renews it."""
-RENEW_EVERY = 1.0
+LEASE_MS = 10_000
+"""Milliseconds a table's lease lasts unless its owner renews it. A server that dies is
+found gone at once (it stops listening on its inbox); the lease only bounds how long a
+server that stopped without dying (a pause, a lost network) keeps its tables."""
+RENEW_EVERY = 2.0
 """Seconds between two renewals of a server's leases."""
 CALL_TIMEOUT = 5.0
 """Seconds a server waits for another's answer to a call."""

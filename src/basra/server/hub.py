@@ -88,6 +88,14 @@ class UnrestoredTableError(RuntimeError):
     """A stored table that could not be rebuilt; ``args[1]`` is the reason."""
 
 
+class TableMovedError(IntentError):
+    """The table left this server (handed or taken over) before an intent was made."""
+
+    def __init__(self) -> None:
+        super().__init__("server_error", "this table moved to another server before the "
+                                         "play was made: send it again")
+
+
 class ServerBusyError(RuntimeError):
     """The server cannot take this now (storage failing, too many tables); the message
     says why. Answered 503."""
@@ -692,7 +700,12 @@ class Hub:
                     return
                 await self.relay.forward(connection, text)
                 return
-            await self.act(connection, intent)
+            try:
+                await self.act(connection, intent)
+            except TableMovedError:
+                if not isinstance(connection.table, RemoteTable):
+                    raise
+                await self.relay.forward(connection, text)  # to wherever it went
         except IntentError as refused:
             self.error(connection, refused.code, str(refused))
         except Exception:  # a bug must not take the table or the server down
@@ -733,8 +746,10 @@ class Hub:
             raise IntentError("storage_down", "the server cannot save plays right now (its "
                               "storage is failing); play resumes when it works again")
         if self.tables.get(table.code) is not table:
-            raise IntentError("server_error", "this table was closed; reconnect")
+            raise TableMovedError()
         async with self._locks[table.code]:
+            if self.tables.get(table.code) is not table:
+                raise TableMovedError()  # handed or taken over while this waited its turn
             if intent.kind == "rematch":
                 await self._rematch(table)
             else:

@@ -56,6 +56,8 @@ PRESENCE_TTL = 16.0
 """An owner forgets a relay's sockets it has not been reminded of for this long."""
 HANDED_FOR = 5.0
 """Seconds an owner that handed a table over sends calls about it to the new owner."""
+HAND_OVER_MOST = 50
+"""Tables handed over per look at most (a burst of them is spread over several looks)."""
 
 
 class _Adopted(Exception):
@@ -85,7 +87,8 @@ class Relay:
         self._handed: dict[str, tuple[str, float]] = {}
         """Tables this server handed over: code -> (the server taking it, until when)."""
         self._task: asyncio.Task[None] | None = None
-        self._renewed = 0.0
+        self._renewer: asyncio.Task[None] | None = None
+        self._owner_side = 0.0
         self._reminded = 0.0
 
     @property
@@ -95,13 +98,15 @@ class Relay:
     def start(self) -> None:
         if self.cluster.shared:
             self._task = asyncio.create_task(self._watch(), name="basra-relay")
+            self._renewer = asyncio.create_task(self._renew(), name="basra-leases")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._renewer = None
 
     def health(self) -> dict[str, Any]:
         return {"relayed_tables": len(self.remote),
@@ -298,8 +303,17 @@ class Relay:
         remote = connection.table
         assert isinstance(remote, RemoteTable)
         try:
-            answer = await self.ask(remote, "intent", {
-                "seat": connection.seat, "watcher": connection.watcher_name, "text": text})
+            for _attempt in range(3):
+                answer = await self.ask(remote, "intent", {
+                    "seat": connection.seat, "watcher": connection.watcher_name,
+                    "text": text})
+                if "elsewhere" not in answer:
+                    break
+                remote.owner = answer["elsewhere"]  # moved meanwhile: ask its new owner
+                await asyncio.sleep(0.05)
+            else:
+                raise IntentError("server_error", "the table is moving between servers: "
+                                  "send the play again")
         except _Adopted:
             await self.hub.act(connection, parse_intent(text))
             return
@@ -376,12 +390,13 @@ class Relay:
                 self.hub.keep(task)
 
     async def _take_handed(self, remote: RemoteTable) -> None:
-        with contextlib.suppress(_Adopted):
-            try:
-                await self._take_over(remote, None)
-            except Exception as error:
-                log.warning("table %s could not be taken when handed over: %s",
-                            remote.code, error)
+        try:
+            await self._take_over(remote, None)
+        except _Adopted:
+            pass  # taken: its sockets are this server's now
+        except Exception as error:
+            log.warning("table %s could not be taken when handed over: %s",
+                        remote.code, error)
 
     def _presence(self, code: str, server: str, seats: list[int], watchers: int) -> None:
         """A relaying server's sockets at one of this server's tables."""
@@ -441,7 +456,7 @@ class Relay:
             return {"error": "storage", "message": str(error)}
 
     async def _answer(self, op: str, code: str, args: dict[str, Any]) -> Any:
-        from .hub import RefusedConnection
+        from .hub import RefusedConnection, TableMovedError
 
         hub = self.hub
         if op == "describe":
@@ -491,6 +506,9 @@ class Relay:
             stand_in.watcher_name = str(args.get("watcher") or "")
             try:
                 await hub.act(stand_in, parse_intent(str(args.get("text"))))
+            except TableMovedError:
+                handed = self._handed.get(code)
+                return {"elsewhere": handed[0] if handed is not None else None}
             except IntentError as refused:
                 stand_in.send({"type": "error", "code": refused.code,
                                "message": str(refused), "seq": table.seq})
@@ -515,9 +533,13 @@ class Relay:
                 log.exception("the look at the cluster's tables failed")
 
     async def _hand_over(self, now: float) -> None:
-        """Hand each table whose sockets are all at one other server over to it."""
+        """Hand each table whose sockets are all at one other server over to it (a few
+        at a time)."""
         hub = self.hub
+        handed = 0
         for code, servers in list(hub.presence.items()):
+            if handed >= HAND_OVER_MOST:
+                break
             table = hub.tables.get(code)
             present = [s for s, (seats, watchers, _) in servers.items()
                        if any(seats) or watchers]
@@ -530,21 +552,33 @@ class Relay:
             await self.cluster.release(code)
             self.cluster.send(taker, {"k": "take", "code": code})
             self.handovers += 1
+            handed += 1
         for code, (_taker, until) in list(self._handed.items()):
             if now >= until:
                 del self._handed[code]
 
+    async def _renew(self) -> None:
+        """Renew this server's leases every RENEW_EVERY seconds, in a task of its own (so
+        that nothing else delays it), and let go of the tables whose lease is lost."""
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                for code in await self.cluster.renew(list(self.hub.tables)):
+                    table = self.hub.tables.get(code)
+                    if table is not None:
+                        self.lost(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the leases could not be renewed")
+
     async def look(self) -> None:
-        """Renew this server's leases (and drop the tables whose lease is lost), forget
-        silent relays, and check the owners of the relayed tables."""
+        """Hand tables over to their players' server, forget silent relays, and check
+        the owners of the relayed tables."""
         hub = self.hub
         now = time.monotonic()
-        if now - self._renewed >= RENEW_EVERY:
-            self._renewed = now
-            for code in await self.cluster.renew(list(hub.tables)):
-                table = hub.tables.get(code)
-                if table is not None:
-                    self.lost(table)
+        if now - self._owner_side >= 1.0:
+            self._owner_side = now
             await self._hand_over(now)
             for code, servers in list(hub.presence.items()):
                 silent = [s for s, (_, _, when) in servers.items()
