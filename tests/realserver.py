@@ -21,7 +21,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -129,6 +129,16 @@ class Server:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+async def until(condition: Callable[[], bool], what: str, seconds: float = 10.0) -> float:
+    """Wait until ``condition()`` holds (checked every 10 ms); the seconds it took."""
+    started = time.monotonic()
+    while not condition():
+        if time.monotonic() - started > seconds:
+            raise AssertionError(f"{what}: not within {seconds:g} s")
+        await asyncio.sleep(0.01)
+    return time.monotonic() - started
 
 
 # -- a small disk ------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 
 import services
 from basra.record import replay
-from realserver import Server
+from realserver import Server, until
 
 POSTGRES = os.environ.get("BASRA_TEST_POSTGRES_URL", "")
 
@@ -131,14 +131,6 @@ async def open_seat(ws_base: str, code: str, token: str | None, seat: int | None
     await until(lambda: bool(opened.states), f"the first state at {url}")
     return opened
 
-
-async def until(condition: Any, what: str, seconds: float = WAIT) -> float:
-    started = time.monotonic()
-    while not condition():
-        if time.monotonic() - started > seconds:
-            raise AssertionError(f"{what}: not within {seconds:g} s")
-        await asyncio.sleep(0.01)
-    return time.monotonic() - started
 
 
 async def two_human_table(base: str, join_base: str, rules: State | None = None

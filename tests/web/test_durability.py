@@ -24,7 +24,7 @@ import os
 import subprocess
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from basra.cards import CARD_NAMES, card_names
 from basra.store import database_url
 from basra.store.schema import moves_table, records_table, seats_table, tables_table
-from realserver import Server, fill_under, free_port, serve_command, small_tmpfs, sqlite_url
+from realserver import Server, fill_under, free_port, serve_command, small_tmpfs, sqlite_url, until
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
@@ -74,16 +74,6 @@ async def serving(url: str, folder: Path, *options: str) -> AsyncIterator[Server
     finally:
         server.kill()
 
-
-async def until(condition: Callable[[], bool], what: str,
-                seconds: float = WAIT_SECONDS) -> float:
-    """Wait until ``condition()`` holds (checked every 10 ms); the seconds it took."""
-    started = time.monotonic()
-    while not condition():
-        if time.monotonic() - started > seconds:
-            raise AssertionError(f"{what}: not within {seconds:g} s")
-        await asyncio.sleep(0.01)
-    return time.monotonic() - started
 
 
 # -- the clients -------------------------------------------------------------------------
