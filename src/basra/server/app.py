@@ -344,9 +344,11 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         await websocket.accept()
 
         async def refuse(error_code: str, message: str, close_code: int) -> None:
-            await websocket.send_text(encode({"type": "error", "code": error_code,
-                                              "message": message}))
-            await websocket.close(close_code)
+            # The client may have gone meanwhile (a slow refusal): nothing to tell then.
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.send_text(encode({"type": "error", "code": error_code,
+                                                  "message": message}))
+                await websocket.close(close_code)
 
         try:
             connection = await hub.open_socket(code, websocket.query_params.get("token"),
