@@ -992,9 +992,7 @@ class Hub:
                 seconds, self._time_out, table, seat, seq)
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
-        task: asyncio.Task[Any] = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._finished)
+        self.keep(asyncio.ensure_future(work))
 
     def _spawn_later(self, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         self._spawn(work())

@@ -319,8 +319,10 @@ def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()
             change.result = work(conn)
     if rows:
         conn.execute(_MOVES_INSERT, rows)
-    if touch:
-        conn.execute(update(tables_table).where(tables_table.c.code.in_(list(touch)))
+    fenced_codes = {code for code, _epoch in fenced}
+    touch = [code for code in touch if code not in fenced_codes]
+    if touch:  # (a fenced table's updated_at was set by its fence already)
+        conn.execute(update(tables_table).where(tables_table.c.code.in_(touch))
                      .values(updated_at=_now_ms()))
 
 
