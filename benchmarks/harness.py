@@ -58,7 +58,7 @@ class Server:
         self.ws_base = f"ws://127.0.0.1:{port}"
         self.log_path = log_path
         self.keep_log_as = keep_log_as
-        with log_path.open("wb") as log:
+        with log_path.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         self.started = time.monotonic()
 

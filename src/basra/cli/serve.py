@@ -49,7 +49,8 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
                    "like behind a load balancer (see deploy/).")
 @click.option("--server-id", metavar="NAME",
               help="This server's name among the servers sharing a Redis, in logs and "
-                   "/healthz [default: a random one].")
+                   "/healthz; each start adds a fresh suffix (NAME.1a2b3c4d), so a "
+                   "restarted server is a new owner [default: a random name].")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], create_limit: str, join_limit: str,
           socket_limit: str, signup_limit: str, login_limit: str,

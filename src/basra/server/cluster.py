@@ -23,7 +23,8 @@ of servers share one PostgreSQL database and one Redis:
   connection close). A relay that finds the owner of one of its tables gone (no listener,
   or the lease expired) takes the table over: it claims it and loads it from the database.
   Its sockets stay open and see play go on; the dead server's sockets reconnect through
-  the balancer and land on a live server.
+  the balancer and land on a live server. A restarted server is a new incarnation, with
+  a new id (see :func:`new_server_id`): what the dead one held is taken over at once.
 """
 
 from __future__ import annotations
@@ -74,9 +75,15 @@ class ServerGone(ClusterError):
     """The server called is not listening: it stopped or died."""
 
 
-def new_server_id() -> str:
-    """A fresh, unique server id."""
-    return secrets.token_hex(6)
+def new_server_id(name: str | None = None) -> str:
+    """A fresh, unique server id: ``NAME.XXXXXXXX`` (a random name when none is given).
+
+    Each start of a server is a new incarnation with an id of its own, even under the
+    same ``--server-id`` name: a restarted server owns nothing of what its previous
+    incarnation held (its memory is empty), so the other servers see those tables'
+    owner gone at once and take them over, instead of sending them to a cold server that
+    would have to load them all."""
+    return f"{name or secrets.token_hex(3)}.{secrets.token_hex(4)}"
 
 
 class Cluster:
@@ -85,8 +92,9 @@ class Cluster:
     shared = False
     """Whether other servers share this server's tables (a Redis set-up)."""
 
-    def __init__(self, server_id: str | None = None) -> None:
-        self.server_id = server_id or new_server_id()
+    def __init__(self, name: str | None = None) -> None:
+        self.server_id = new_server_id(name)
+        self.name = self.server_id.rsplit(".", 1)[0]
 
     async def start(self, on_call: CallHandler, on_message: MessageHandler) -> None:
         """Start listening (nothing to listen to alone)."""
@@ -169,8 +177,8 @@ class RedisCluster(Cluster):
 
     shared = True
 
-    def __init__(self, url: str, server_id: str | None = None) -> None:
-        super().__init__(server_id)
+    def __init__(self, url: str, name: str | None = None) -> None:
+        super().__init__(name)
         self.url = url
         self._client: Any = None
         self._pubsub: Any = None

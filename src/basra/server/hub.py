@@ -39,6 +39,7 @@ from basra.ratings import computer_key, new_rating, ranks_from_totals
 from basra.record import dumps
 from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealth, user_key
 
+from .batching import Batcher
 from .cluster import Cluster
 from .computer import ComputerPlayers
 from .messages import Intent, parse_intent
@@ -195,6 +196,13 @@ class Hub:
         self.computer = ComputerPlayers(self.settings.master_ms, self.settings.master_workers)
         self._locks: dict[str, asyncio.Lock] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
+        self._claims = Batcher(store.claim_tables)
+        """Tables claimed at the same moment (a dead server's) are claimed together."""
+        self._reads = Batcher(store.load_codes)
+        """And read together."""
+        self.load_times: dict[str, tuple[float, float, float]] = {}
+        """Seconds the latest load of a table took (claim, read, rebuild), in a cluster,
+        until the relay logs them."""
         self._idle_since: dict[str, float] = {}
         self._per_address: dict[str, int] = {}
         self._next_event: dict[str, asyncio.TimerHandle] = {}
@@ -241,6 +249,8 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._claims.close()
+        await self._reads.close()
         await self.relay.stop()
         if self.cluster.shared:
             for code in list(self.tables):  # another server may take them over at once
@@ -282,16 +292,22 @@ class Hub:
         future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
+            started = time.monotonic()
             epoch = await self._claim(code)
+            claimed = time.monotonic()
             try:
-                saved = await self.store.load_table(code)
+                saved = await self._reads.get(code)
             except Exception as error:
                 raise StorageError(f"the database could not be read: {error}") from None
             if saved is None:
                 raise UnknownTableError(code)
             if epoch is not None:
                 self.epochs[code] = epoch
+            read = time.monotonic()
             table = await self._rebuild(saved)
+            if self.cluster.shared:
+                self.load_times[code] = (claimed - started, read - claimed,
+                                         time.monotonic() - read)
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: other waiters re-raise it
@@ -312,7 +328,7 @@ class Hub:
         if owner is not None:
             raise ElsewhereError(code, owner)
         try:
-            epoch = await self.store.claim_table(code)
+            epoch = await self._claims.get(code)
         except BaseException:
             self._spawn(self.cluster.release(code))
             raise
@@ -339,10 +355,10 @@ class Hub:
                       "are told, and /healthz lists it", saved.code, reason)
             raise UnrestoredTableError(saved.code, reason) from None
         table.opened = saved.opened
-        records = await self.store.list_records(limit=1000, code=saved.code)
-        table.record_ids = sorted(r.id for r in records)
-        finished = [r.id for r in records if r.match_number == table.match_number]
-        table.last_record_id = finished[0] if finished else None
+        table.record_ids = [record_id for record_id, _ in saved.records]
+        finished = [record_id for record_id, match_number in saved.records
+                    if match_number == table.match_number]
+        table.last_record_id = finished[-1] if finished else None
         await self._load_ratings(table)
         if table.config.rated and table.last_record_id is not None:
             changes = await self.store.rating_changes(table.last_record_id)
@@ -375,6 +391,7 @@ class Hub:
             if release:
                 self._spawn(self.cluster.release(code))
         self.tables.pop(code, None)
+        self.load_times.pop(code, None)
         self.connections.pop(code, None)
         self._locks.pop(code, None)
         self._idle_since.pop(code, None)

@@ -56,6 +56,9 @@ PRESENCE_TTL = 16.0
 """An owner forgets a relay's sockets it has not been reminded of for this long."""
 HANDED_FOR = 5.0
 """Seconds an owner that handed a table over sends calls about it to the new owner."""
+TAKE_OVER_AT_ONCE = 200
+"""Tables of a dead server taken over at the same time (their claims and reads go to
+the database together, see :mod:`basra.server.batching`)."""
 HAND_OVER_MOST = 50
 """Tables handed over per look at most (a burst of them is spread over several looks)."""
 
@@ -205,8 +208,10 @@ class Relay:
             remote.owner = elsewhere.args[1]
             return
         self.takeovers += 1
-        log.warning("took table %s over in %.0f ms (%s)", remote.code,
-                    1000 * (time.monotonic() - started),
+        claim, read, rebuild = self.hub.load_times.pop(remote.code, (0.0, 0.0, 0.0))
+        log.warning("took table %s over in %.0f ms (claim %.0f, read %.0f, rebuild %.0f; "
+                    "%s)", remote.code, 1000 * (time.monotonic() - started), 1000 * claim,
+                    1000 * read, 1000 * rebuild,
                     "handed over" if gone is None else f"its server {gone} is gone")
         self.adopt(table)
         raise _Adopted(table)
@@ -602,25 +607,41 @@ class Relay:
         remind = now - self._reminded >= PRESENCE_EVERY
         if remind:
             self._reminded = now
+        me = self.cluster.server_id
+        orphans = [code for code in codes
+                   if owners.get(code) is None or owners[code] not in (me, *alive)]
+        if orphans:
+            await self._take_over_all(orphans, owners)
         for code in codes:
             remote = self.remote.get(code)
-            if remote is None:
+            if remote is None or code in hub.tables:
                 continue
-            owner = owners.get(code)
-            if owner is None or (owner != self.cluster.server_id and owner not in alive):
-                with contextlib.suppress(_Adopted):
-                    try:
-                        await self._take_over(remote, owner)
-                    except (StorageError, KeyError, RuntimeError) as error:
-                        log.error("table %s could not be taken over: %s", code, error)
-                        continue
-                if code in hub.tables:
-                    continue
-            if remote.owner != owner and owner != self.cluster.server_id:
+            owner = remote.owner if code in orphans else owners.get(code)
+            if remote.owner != owner and owner != me:
                 remote.owner = owner
                 self._remind(code)
             elif remind:
                 self._remind(code)
+
+
+    async def _take_over_all(self, codes: list[str], owners: dict[str, str | None]
+                             ) -> None:
+        """Take over relayed tables whose owner is gone, :data:`TAKE_OVER_AT_ONCE` at a
+        time: a dead server's tables come back together rather than one after another."""
+        gate = asyncio.Semaphore(TAKE_OVER_AT_ONCE)
+
+        async def one(code: str) -> None:
+            async with gate:
+                remote = self.remote.get(code)
+                if remote is None or code in self.hub.tables:
+                    return
+                with contextlib.suppress(_Adopted):
+                    try:
+                        await self._take_over(remote, owners.get(code))
+                    except (StorageError, KeyError, RuntimeError) as error:
+                        log.error("table %s could not be taken over: %s", code, error)
+
+        await asyncio.gather(*(one(code) for code in codes))
 
 
 def _encode(message: dict[str, Any]) -> str:

@@ -46,6 +46,7 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -171,6 +172,8 @@ class SavedTable:
     """Whether anyone has ever connected to the table."""
     accounts: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Seats taken by a logged-in player: seat -> (account id, account name)."""
+    records: list[tuple[int, int]] = field(default_factory=list)
+    """The table's stored records: (record id, match number), oldest first."""
 
 
 @dataclass
@@ -306,8 +309,7 @@ def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()
     for change in changes:
         work = change.work
         if isinstance(work, _MoveRow):
-            if work.epoch is not None and (work.code, work.epoch) not in fenced:
-                _fence(conn, work.code, work.epoch)
+            if work.epoch is not None:
                 fenced.add((work.code, work.epoch))
             rows.append({"code": work.code, "match_number": work.match_number,
                          "idx": work.idx, "move": work.move})
@@ -319,6 +321,8 @@ def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()
             change.result = work(conn)
     if rows:
         conn.execute(_MOVES_INSERT, rows)
+    if fenced:  # one statement for every table whose moves are in the batch
+        _fence_all(conn, fenced)
     fenced_codes = {code for code, _epoch in fenced}
     touch = [code for code in touch if code not in fenced_codes]
     if touch:  # (a fenced table's updated_at was set by its fence already)
@@ -335,6 +339,21 @@ def _fence(conn: Connection, code: str, epoch: int) -> None:
                         .values(updated_at=_now_ms()))
     if done.rowcount != 1:
         raise _Fenced(code)
+
+
+def _fence_all(conn: Connection, fenced: Collection[tuple[str, int]]) -> None:
+    """:func:`_fence` for many (table, epoch) pairs in one statement (still inside the
+    transaction: a table claimed meanwhile rolls the whole batch back, and the batch is
+    then written change by change)."""
+    done = conn.execute(update(tables_table)
+                        .where(tuple_(tables_table.c.code, tables_table.c.owner_epoch)
+                               .in_(sorted(fenced)))
+                        .values(updated_at=_now_ms())
+                        .returning(tables_table.c.code, tables_table.c.owner_epoch))
+    kept = {(str(row.code), int(row.owner_epoch)) for row in done}
+    for code, epoch in sorted(fenced):
+        if (code, epoch) not in kept:
+            raise _Fenced(code)
 
 
 def _lasting(error: BaseException) -> bool:
@@ -660,14 +679,19 @@ class Store:
         """Take a stored table over (servers sharing a database): raise its owner epoch
         by one and return the new epoch, or None when no table has this code. From now
         on, writes of an older epoch are refused (:class:`FencedError`)."""
-        def claim(conn: Connection) -> int | None:
-            found = conn.execute(
-                update(tables_table).where(tables_table.c.code == code)
-                .values(owner_epoch=tables_table.c.owner_epoch + 1)
-                .returning(tables_table.c.owner_epoch)).scalar_one_or_none()
-            return None if found is None else int(found)
+        return (await self.claim_tables([code])).get(code)
 
-        result: int | None = await self._commit(claim)
+    async def claim_tables(self, codes: list[str]) -> dict[str, int]:
+        """:meth:`claim_table` for many tables in one statement: the new epoch of each
+        code that names a table."""
+        def claim(conn: Connection) -> dict[str, int]:
+            rows = conn.execute(
+                update(tables_table).where(tables_table.c.code.in_(codes))
+                .values(owner_epoch=tables_table.c.owner_epoch + 1)
+                .returning(tables_table.c.code, tables_table.c.owner_epoch))
+            return {str(row.code): int(row.owner_epoch) for row in rows}
+
+        result: dict[str, int] = await self._commit(claim) if codes else {}
         return result
 
     async def start_match(self, code: str, match_number: int, seed: int,
@@ -696,6 +720,11 @@ class Store:
         """One stored table with its seats and the moves of its current match."""
         found = await self._load([code])
         return found[0] if found else None
+
+    async def load_codes(self, codes: list[str]) -> dict[str, SavedTable]:
+        """:meth:`load_table` for many tables in a few statements: each code that names a
+        stored table, with its table."""
+        return {saved.code: saved for saved in await self._load(codes)}
 
     async def load_tables(self, *, since_ms: int | None = None,
                           limit: int | None = None,
@@ -742,6 +771,13 @@ class Store:
                     table = saved[row.code]
                     if row.match_number == table.match_number:
                         table.moves.append(row.move)
+                records = await conn.execute(
+                    select(records_table.c.id, records_table.c.code,
+                           records_table.c.match_number)
+                    .where(records_table.c.code.in_(chunk)).order_by(records_table.c.id))
+                for row in records.all():
+                    if row.code in saved:
+                        saved[row.code].records.append((int(row.id), int(row.match_number)))
         return [saved[code] for code in codes if code in saved]
 
     # -- records ---------------------------------------------------------------------

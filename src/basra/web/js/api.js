@@ -142,9 +142,11 @@ export class TableSocket {
         return;
       }
       this.handlers.onStatus("reconnecting");
+      // With jitter, so that the sockets of a server that died do not all come back at
+      // the same instant.
       setTimeout(() => {
         if (!this.stopped) this.open();
-      }, this.delay);
+      }, this.delay * (0.75 + Math.random() / 2));
       this.delay = Math.min(this.delay * 2, 10000);
     });
   }
