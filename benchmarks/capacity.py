@@ -274,6 +274,8 @@ class ClientRun:
     comebacks: list[tuple[float, float]] = field(default_factory=list)
     """(closed, first state again) of each socket that closed and reconnected
     (time.monotonic)."""
+    retries: Counter[str] = field(default_factory=Counter)
+    """Why reconnections failed (and were tried again)."""
     lost_sockets: list[float] = field(default_factory=list)
     """When each socket closed that was still not back when the run stopped."""
     confirmed: dict[str, dict[int, str]] = field(default_factory=dict)
@@ -354,7 +356,8 @@ class Seat:
                 assert self.socket is not None
                 self.receive(json.loads(await asyncio.wait_for(self.socket.recv(), 10)))
                 return True
-            except (OSError, ConnectionClosed, TimeoutError, Exception):
+            except Exception as error:  # any failure: try again later
+                self.run.retries[_why(error)] += 1
                 delay = min(delay * 2, 10.0)
         return False
 
@@ -507,7 +510,7 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
     cpu = run.cpu_window[1] - run.cpu_window[0] if len(run.cpu_window) == 2 else math.nan
     return {"round_trips": run.round_trips, "final_round_trips": run.final_round_trips,
             "errors": dict(run.errors), "comebacks": run.comebacks,
-            "lost_sockets": run.lost_sockets,
+            "lost_sockets": run.lost_sockets, "retries": dict(run.retries),
             "confirmed": run.confirmed,
             "unanswered": run.unanswered, "disconnects": run.disconnects,
             "loop_lags": run.loop_lags, "cpu_seconds": cpu}
@@ -693,6 +696,22 @@ def _watch(args: argparse.Namespace, measure_from: float, measure_to: float,
     return max(0.0, cpu_after - cpu_before), machine, kills
 
 
+def _spread(values: list[float]) -> dict[str, float]:
+    """p50, p90 and max of some values."""
+    ordered = sorted(values)
+    return {"p50": round(percentile(ordered, 50), 2), "p90": round(percentile(ordered, 90), 2),
+            "max": round(ordered[-1], 2) if ordered else math.nan}
+
+
+def _why(error: Exception) -> str:
+    """A failed reconnection's reason, in a few words."""
+    if isinstance(error, ConnectionClosed):
+        received = error.rcvd
+        return f"closed {received.code}" if received is not None else "closed"
+    status = getattr(getattr(error, "response", None), "status_code", None)
+    return f"{type(error).__name__} {status}" if status else type(error).__name__
+
+
 def _recovery(kills: list[float], comebacks: list[tuple[float, float]],
               lost: list[float]) -> list[float | None]:
     """For each kill, seconds until the last socket it closed had a state again (None
@@ -731,6 +750,11 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
                     "recovery_max_s": (max(back, default=math.nan) if len(back) == len(kills)
                                        else None),
                     "sockets_never_back": len(never),
+                    "reconnections_failed": dict(sum(
+                        (Counter(found["retries"]) for found in figures.values()),
+                        Counter())),
+                    "reconnect_seconds": _spread([back - closed for closed, back
+                                                  in comebacks]),
                     "confirmed_plays": lost}
         passed = (bool(kills) and len(back) == len(kills) and max(back) < 5
                   and lost is not None and lost["missing"] == lost["different"] == 0)
@@ -805,6 +829,8 @@ def report(result: dict[str, Any]) -> None:
             f"{result['failover']['recovery_s']} s (max "
             f"{result['failover']['recovery_max_s']} s; None: not all back by the end; "
             f"{result['failover']['sockets_never_back']} sockets never back)",
+            f"reconnections     {result['failover']['reconnect_seconds']} s after the "
+            f"close; failed tries {result['failover']['reconnections_failed']}",
             f"confirmed plays   {result['failover']['confirmed_plays']}"]),
         f"{'PASS' if result['passed'] else 'FAIL'}              {result['target']}",
     ]
