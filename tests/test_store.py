@@ -285,6 +285,31 @@ def test_a_claimed_table_refuses_the_writes_of_its_old_owner(
     with_store(url, fenced)
 
 
+def test_many_tables_are_claimed_and_read_in_one_go(url: str, new_code: Callable[[], str],
+                                                   record: dict[str, Any]) -> None:
+    """A dead server's tables are taken over together: one claim raises every epoch, one
+    read brings each table back with its moves and the ids of its records."""
+    first, second = new_code(), new_code()
+
+    async def together(store: Store) -> None:
+        await store.create_table(first, CONFIG, 1, epoch=1)
+        await store.create_table(second, CONFIG, 2, epoch=1)
+        await store.add_move(first, 1, 0, 100, epoch=1)
+        await store.add_move(second, 1, 0, 200, epoch=1)
+        await store.claim_table(second)  # taken over once already
+        assert await store.claim_tables([first, second, "nosuchtable"]) == {
+            first: 2, second: 3}
+        stored = await store.save_record(first, 1, record, dumps(record))
+        found = await store.load_codes([second, first, "nosuchtable"])
+        assert set(found) == {first, second}
+        assert (found[first].moves, found[second].moves) == ([100], [200])
+        assert (found[first].records, found[second].records) == ([(stored, 1)], [])
+        with pytest.raises(FencedError):
+            await store.add_move(second, 1, 1, 201, epoch=2)  # an epoch behind
+
+    with_store(url, together)
+
+
 def test_a_write_that_can_never_succeed_fails_alone(url: str,
                                                     new_code: Callable[[], str]) -> None:
     """A change the database refuses for good (here a second table with the same code)
