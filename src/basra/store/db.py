@@ -46,7 +46,6 @@ from sqlalchemy import (
     inspect,
     select,
     text,
-    tuple_,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -345,9 +344,10 @@ def _fence_all(conn: Connection, fenced: Collection[tuple[str, int]]) -> None:
     """:func:`_fence` for many (table, epoch) pairs in one statement (still inside the
     transaction: a table claimed meanwhile rolls the whole batch back, and the batch is
     then written change by change)."""
+    # By code alone (the primary key's index: a row-value IN list is not planned onto
+    # it); a stored epoch that differs rolls the whole transaction back anyway.
     done = conn.execute(update(tables_table)
-                        .where(tuple_(tables_table.c.code, tables_table.c.owner_epoch)
-                               .in_(sorted(fenced)))
+                        .where(tables_table.c.code.in_(sorted({c for c, _ in fenced})))
                         .values(updated_at=_now_ms())
                         .returning(tables_table.c.code, tables_table.c.owner_epoch))
     kept = {(str(row.code), int(row.owner_epoch)) for row in done}
