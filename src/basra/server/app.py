@@ -22,6 +22,7 @@ from basra.store import StorageError, Store
 
 from .accounts_api import AccountSettings, accounts_router, request_account
 from .cluster import Cluster
+from .collector import Collector
 from .hub import (
     Account,
     Connection,
@@ -81,7 +82,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
                seeking: SeekSettings | None = None, cluster: Cluster | None = None,
-               **settings: Any) -> FastAPI:
+               collector: Collector | None = None, **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
@@ -90,7 +91,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     work (:class:`basra.server.accounts_api.AccountSettings`); ``seeking`` how seeks
     are paired (:class:`basra.server.seeking.SeekSettings`); ``cluster`` the servers it
     shares its tables with (:class:`basra.server.cluster.RedisCluster`; alone by
-    default)."""
+    default); ``collector`` when the process collects its garbage
+    (:class:`basra.server.collector.Collector`, which ``basra serve`` gives; Python's
+    defaults without)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     limiter = RateLimits(rate_limits, rate_limit_storage)
@@ -100,6 +103,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
+        if collector is not None:
+            collector.start()  # (before any table is in memory: none is frozen)
         await hub.start()
         await seeks.start()
         try:
@@ -108,6 +113,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
             await seeks.stop()
             await hub.stop()
             await store.close()
+            if collector is not None:
+                await collector.stop()
 
     app = FastAPI(title="basra", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
@@ -220,6 +227,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         """Whether the server works: 200 when storage commits (``status`` "degraded"
         when some stored table could not be restored), 503 while storage fails."""
         report = hub.health()
+        if collector is not None:
+            report["collector"] = collector.health()
         ok = report["storage"]["ok"]
         status = "failing" if not ok else ("degraded" if report["unrestored"] else "ok")
         return JSONResponse({"status": status, **report}, status_code=200 if ok else 503)
