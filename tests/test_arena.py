@@ -162,6 +162,16 @@ def test_same_results_in_one_process_or_in_a_pool() -> None:
     assert len(ticks) == 6
 
 
+def test_a_master_of_fixed_samples_plays_the_same_in_one_process_or_in_a_pool() -> None:
+    """--master-samples: the master's play depends on the seeds alone, not on the time
+    it is given or how busy the machine is."""
+    alone = run_arena(EGYPTIAN, "egyptian", ["master", "greedy"], 2, seed=5, jobs=1,
+                      samples=12, think_ms=1)
+    pooled = run_arena(EGYPTIAN, "egyptian", ["master", "greedy"], 2, seed=5, jobs=2,
+                       samples=12, think_ms=5000)
+    assert comparable(alone) == comparable(pooled)
+
+
 def test_greedy_clearly_beats_random() -> None:
     result = run_arena(EGYPTIAN, "egyptian", ["greedy", "random"], 40, seed=100)
     assert result.win_rate[0] > 0.7
@@ -228,6 +238,7 @@ def test_arena_command_table_and_records(tmp_path: Path) -> None:
     (["--bots", "greedy,clever"], "unknown bot 'clever'"),
     (["--bots", "greedy,random", "--jobs", "0"], "--jobs must be at least 1"),
     (["--bots", "greedy,random", "--matches", "0"], "--matches must be at least 1"),
+    (["--bots", "master,random", "--master-samples", "0"], "--master-samples"),
 ])
 def test_arena_command_mistakes_are_one_line(args: list[str], message: str) -> None:
     done = basra("arena", *args)

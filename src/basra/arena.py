@@ -109,6 +109,9 @@ class MatchTask(NamedTuple):
     """Worker processes of a searching bot (None: its default)."""
     max_deals: int
     keep_record: bool
+    samples: int | None = None
+    """A searching bot's fixed samples per move instead of ``think_ms`` (reproducible,
+    whatever the machine's load)."""
 
 
 class MatchOutcome(NamedTuple):
@@ -142,7 +145,7 @@ def _seat_owners(rules: Rules, entries: int, rotation: int) -> tuple[int, ...]:
 
 def arena_tasks(rules: Rules, variant: str, bots: Sequence[str], matches: int, seed: int, *,
                 think_ms: int = 300, workers: int | None = None, max_deals: int = 1000,
-                keep_record: bool = False) -> list[MatchTask]:
+                keep_record: bool = False, samples: int | None = None) -> list[MatchTask]:
     """The matches of a duplicate arena, seed by seed and rotation by rotation.
 
     ``bots`` holds one bot per seat, or in partnerships one per side.
@@ -163,7 +166,7 @@ def arena_tasks(rules: Rules, variant: str, bots: Sequence[str], matches: int, s
             owners = _seat_owners(rules, len(entries), rotation)
             tasks.append(MatchTask(
                 rules, variant, match_seed, rotation, tuple(entries[o] for o in owners),
-                owners, think_ms, workers, max_deals, keep_record,
+                owners, think_ms, workers, max_deals, keep_record, samples,
             ))
     return tasks
 
@@ -199,7 +202,8 @@ def claim_record_paths(records_dir: Path, names: Sequence[str]) -> list[Path]:
 
 def play_bot_match(rules: Rules, variant: str, seed: int, specs: Sequence[str],
                    bot_seeds: Sequence[int], *, think_ms: int, workers: int | None,
-                   max_deals: int) -> tuple[Match, list[list[float]]]:
+                   max_deals: int, samples: int | None = None
+                   ) -> tuple[Match, list[list[float]]]:
     """Play a match between bots (one spec and seed per seat) to its end or ``max_deals``.
 
     Returns the match and each seat's decision times in milliseconds.
@@ -209,7 +213,8 @@ def play_bot_match(rules: Rules, variant: str, seed: int, specs: Sequence[str],
     decision_ms: list[list[float]] = [[] for _ in specs]
     try:
         for spec, bot_seed in zip(specs, bot_seeds, strict=True):
-            bots.append(make_bot(spec, bot_seed, think_ms=think_ms, workers=workers))
+            bots.append(make_bot(spec, bot_seed, think_ms=think_ms, workers=workers,
+                                 samples=samples))
         clock = time.perf_counter
         while not match.is_over and len(match.deals) <= max_deals:
             seat = match.state.to_play
@@ -246,7 +251,7 @@ def play_arena_match(task: MatchTask) -> MatchOutcome:
                  for seat in range(players)]
     match, decision_ms = play_bot_match(
         task.rules, task.variant, task.seed, task.bots, bot_seeds, think_ms=task.think_ms,
-        workers=task.workers, max_deals=task.max_deals)
+        workers=task.workers, max_deals=task.max_deals, samples=task.samples)
     deals, points, basras = side_totals(match)
     record = None
     if task.keep_record:
@@ -338,7 +343,7 @@ def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, see
               *, jobs: int = 1, think_ms: int = 300, records_dir: Path | None = None,
               max_deals: int = 1000,
               progress: Callable[[], None] | None = None,
-              runner: Runner | None = None) -> ArenaResult:
+              runner: Runner | None = None, samples: int | None = None) -> ArenaResult:
     """Play a duplicate arena between ``bots`` and gather each bot's statistics.
 
     ``bots`` holds one bot spec per seat, or in partnerships one per side; ``matches`` is
@@ -348,13 +353,14 @@ def run_arena(rules: Rules, variant: str, bots: Sequence[str], matches: int, see
     record per match, :func:`record_name`, and no file there is ever overwritten.
     ``progress`` is called once as each match ends. ``runner`` plays the matches
     elsewhere (a Ray cluster) instead of ``jobs`` local processes; the results are the same.
+    ``samples``: the master searches that many samples a move instead of ``think_ms``.
     """
     entries = _check_bots(rules, bots)
     if jobs < 1:
         raise ArenaError(f"jobs must be at least 1, not {jobs}")
     tasks = arena_tasks(rules, variant, entries, matches, seed, think_ms=think_ms,
                         workers=1 if jobs > 1 or runner else None, max_deals=max_deals,
-                        keep_record=records_dir is not None)
+                        keep_record=records_dir is not None, samples=samples)
     paths: list[Path] = []
     if records_dir is not None:
         paths = claim_record_paths(records_dir, [record_name(t.seed, t.rotation) for t in tasks])

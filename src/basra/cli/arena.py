@@ -65,11 +65,14 @@ def cluster_runner(address: str | None, jobs: int | None) -> Runner | None:
 @click.option("--ray", "ray_address", metavar="ADDRESS",
               help="Play the matches on a Ray cluster (needs basra[ray]): auto for the one "
                    "running on this machine, HOST:PORT, or local for a private instance.")
+@click.option("--master-samples", type=Number(1), default=None, metavar="N",
+              help="The master searches N samples a move instead of --think-ms: the same "
+                   "play on any machine, however busy.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
           rules_file: Path | None, bots_text: str, matches: int, seed: int, jobs: int | None,
           think_ms: int, records_dir: Path | None, max_deals: int, ray_address: str | None,
-          as_json: bool) -> None:
+          master_samples: int | None, as_json: bool) -> None:
     """Play duplicate matches between bots and compare them.
 
     Every deal order is played once per seat rotation, so each bot gets each seat's cards
@@ -98,11 +101,13 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
         try:
             result = run_arena(rules, name, bot_names, matches, seed, jobs=jobs,
                                think_ms=think_ms, records_dir=records_dir, max_deals=max_deals,
-                               progress=lambda: progress.advance(task), runner=runner)
+                               progress=lambda: progress.advance(task), runner=runner,
+                               samples=master_samples)
         except (ArenaError, RuntimeError) as error:
             raise UserError(str(error)) from None
     if as_json:
         summary = {"variant": name, "players": rules.players, "seed": seed, "jobs": jobs,
+                   **({"master_samples": master_samples} if master_samples else {}),
                    **({"ray": ray_address} if ray_address else {}), **result.to_dict()}
         if records_dir is not None:
             summary["records"] = str(records_dir)
