@@ -232,15 +232,10 @@ def create_tables(base_url: str, count: int, endless: bool = False
     tables = []
     with httpx.Client(base_url=base_url, timeout=30) as client:
         for number in range(count):
-            created = client.post("/api/tables", json={**body, "name": f"bench{number}a"})
-            created.raise_for_status()
-            first = created.json()
-            code = first["code"]
-            joined = client.post(f"/api/tables/{code}/join", json={"name": f"bench{number}b"})
-            joined.raise_for_status()
-            second = joined.json()
-            tables.append((Ticket(code, first["seat"], first["token"]),
-                           Ticket(code, second["seat"], second["token"])))
+            first = _post(client, "/api/tables", {**body, "name": f"bench{number}a"})
+            code = first.code
+            second = _post(client, f"/api/tables/{code}/join", {"name": f"bench{number}b"})
+            tables.append((first, second))
     return tables
 
 
@@ -249,14 +244,18 @@ def create_master_tables(base_url: str, count: int) -> list[Ticket]:
     master, which the server plays in its worker pool."""
     body = {"variant": "egyptian", "players": 2,
             "seats": [{"kind": "human"}, {"kind": "bot", "level": "master"}]}
-    tickets = []
     with httpx.Client(base_url=base_url, timeout=30) as client:
-        for number in range(count):
-            created = client.post("/api/tables", json={**body, "name": f"human{number}"})
-            created.raise_for_status()
-            found = created.json()
-            tickets.append(Ticket(found["code"], found["seat"], found["token"], master=True))
-    return tickets
+        return [_post(client, "/api/tables", {**body, "name": f"human{number}"}, master=True)
+                for number in range(count)]
+
+
+def _post(client: httpx.Client, path: str, body: dict[str, Any], master: bool = False
+          ) -> Ticket:
+    """Create or join a table: the seat's ticket."""
+    answer = client.post(path, json=body)
+    answer.raise_for_status()
+    found = answer.json()
+    return Ticket(found["code"], found["seat"], found["token"], master)
 
 
 # -- the computer players (in the client processes) ------------------------------------
