@@ -200,9 +200,6 @@ class Hub:
         """Tables claimed at the same moment (a dead server's) are claimed together."""
         self._reads = Batcher(store.load_codes)
         """And read together."""
-        self.load_times: dict[str, tuple[float, float, float]] = {}
-        """Seconds the latest load of a table took (claim, read, rebuild), in a cluster,
-        until the relay logs them."""
         self._idle_since: dict[str, float] = {}
         self._per_address: dict[str, int] = {}
         self._next_event: dict[str, asyncio.TimerHandle] = {}
@@ -305,9 +302,8 @@ class Hub:
                 self.epochs[code] = epoch
             read = time.monotonic()
             table = await self._rebuild(saved)
-            if self.cluster.shared:
-                self.load_times[code] = (claimed - started, read - claimed,
-                                         time.monotonic() - read)
+            table.load_seconds = (claimed - started, read - claimed,
+                                  time.monotonic() - read)
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: other waiters re-raise it
@@ -391,7 +387,6 @@ class Hub:
             if release:
                 self._spawn(self.cluster.release(code))
         self.tables.pop(code, None)
-        self.load_times.pop(code, None)
         self.connections.pop(code, None)
         self._locks.pop(code, None)
         self._idle_since.pop(code, None)

@@ -208,7 +208,7 @@ class Relay:
             remote.owner = elsewhere.args[1]
             return
         self.takeovers += 1
-        claim, read, rebuild = self.hub.load_times.pop(remote.code, (0.0, 0.0, 0.0))
+        claim, read, rebuild = table.load_seconds or (0.0, 0.0, 0.0)
         log.warning("took table %s over in %.0f ms (claim %.0f, read %.0f, rebuild %.0f; "
                     "%s)", remote.code, 1000 * (time.monotonic() - started), 1000 * claim,
                     1000 * read, 1000 * rebuild,

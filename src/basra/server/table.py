@@ -226,6 +226,8 @@ class Table:
         self.record_ids: list[int] = []
         """The stored records of this table's finished matches."""
         self.last_record_id: int | None = None
+        self.load_seconds: tuple[float, float, float] | None = None
+        """How long loading it from the database took (claim, read, rebuild), if it was."""
 
     # -- seats -------------------------------------------------------------------------
 
