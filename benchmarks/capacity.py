@@ -234,7 +234,8 @@ def create_tables(base_url: str, count: int, endless: bool = False
         for number in range(count):
             first = _post(client, "/api/tables", {**body, "name": f"bench{number}a"})
             code = first.code
-            second = _post(client, f"/api/tables/{code}/join", {"name": f"bench{number}b"})
+            second = _post(client, f"/api/tables/{code}/join", {"name": f"bench{number}b"},
+                           code=code)
             tables.append((first, second))
     return tables
 
@@ -249,13 +250,14 @@ def create_master_tables(base_url: str, count: int) -> list[Ticket]:
                 for number in range(count)]
 
 
-def _post(client: httpx.Client, path: str, body: dict[str, Any], master: bool = False
-          ) -> Ticket:
-    """Create or join a table: the seat's ticket."""
+def _post(client: httpx.Client, path: str, body: dict[str, Any], master: bool = False,
+          code: str | None = None) -> Ticket:
+    """Create a table, or join table ``code``: the seat's ticket (a join's answer holds
+    no code)."""
     answer = client.post(path, json=body)
     answer.raise_for_status()
     found = answer.json()
-    return Ticket(found["code"], found["seat"], found["token"], master)
+    return Ticket(code or found["code"], found["seat"], found["token"], master)
 
 
 # -- the computer players (in the client processes) ------------------------------------
@@ -296,6 +298,9 @@ class ClientRun:
     (time.monotonic)."""
     retries: Counter[str] = field(default_factory=Counter)
     """Why reconnections failed (and were tried again)."""
+    handshakes: list[tuple[float, float]] = field(default_factory=list)
+    """Of each successful reconnection: (seconds its socket took to open, seconds from
+    then to the first state)."""
     lost_sockets: list[float] = field(default_factory=list)
     """When each socket closed that was still not back when the run stopped."""
     confirmed: dict[str, dict[int, str]] = field(default_factory=dict)
@@ -372,9 +377,12 @@ class Seat:
         while not self.run.stopping:
             await asyncio.sleep(delay * random.uniform(0.75, 1.25))
             try:
+                started = time.monotonic()
                 await self.connect(asyncio.Semaphore(1))
+                opened = time.monotonic()
                 assert self.socket is not None
                 self.receive(json.loads(await asyncio.wait_for(self.socket.recv(), 10)))
+                self.run.handshakes.append((opened - started, time.monotonic() - opened))
                 return True
             except Exception as error:  # any failure: try again later
                 self.run.retries[_why(error)] += 1
@@ -540,6 +548,7 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
             "master_round_trips": run.master_round_trips, "notices": dict(run.notices),
             "errors": dict(run.errors), "comebacks": run.comebacks,
             "lost_sockets": run.lost_sockets, "retries": dict(run.retries),
+            "handshakes": run.handshakes,
             "confirmed": run.confirmed,
             "unanswered": run.unanswered, "disconnects": run.disconnects,
             "loop_lags": run.loop_lags, "cpu_seconds": cpu}
@@ -797,6 +806,10 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
                         Counter())),
                     "reconnect_seconds": _spread([back - closed for closed, back
                                                   in comebacks]),
+                    "socket_open_seconds": _spread([opened for found in figures.values()
+                                                    for opened, _ in found["handshakes"]]),
+                    "first_state_seconds": _spread([first for found in figures.values()
+                                                    for _, first in found["handshakes"]]),
                     "confirmed_plays": lost}
         passed = (bool(kills) and len(back) == len(kills) and max(back) < 5
                   and lost is not None and lost["missing"] == lost["different"] == 0)
@@ -888,6 +901,8 @@ def report(result: dict[str, Any]) -> None:
             f"{result['failover']['recovery_s']} s (max "
             f"{result['failover']['recovery_max_s']} s; None: not all back by the end; "
             f"{result['failover']['sockets_never_back']} sockets never back)",
+            f"reconnections     socket open {result['failover']['socket_open_seconds']} s, "
+            f"then first state {result['failover']['first_state_seconds']} s",
             f"reconnections     {result['failover']['reconnect_seconds']} s after the "
             f"close; failed tries {result['failover']['reconnections_failed']}",
             f"confirmed plays   {result['failover']['confirmed_plays']}"]),
