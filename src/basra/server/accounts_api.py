@@ -181,10 +181,10 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
         raise _Refusal(403, "cross_site", f"a {site[:20]!r} request may not sign up, log in "
                                           "or log out; only the server's own pages may")
 
-    def limit(kind: str, request: Request) -> None:
+    async def limit(kind: str, request: Request) -> None:
         address = _address(request)
         try:
-            limiter.check(kind, address)
+            await limiter.check(kind, address)
         except RateLimited as refused:
             raise _Refusal(429, "rate_limited", f"too many {_WHAT[kind]} from {address}; "
                            f"try again in {refused.retry_after} s",
@@ -232,7 +232,7 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
     async def signup(request: Request) -> JSONResponse:
         """A new account, logged in at once."""
         same_site(request)
-        limit("signup", request)
+        await limit("signup", request)
         body = await _body(request)
         name = check_name(body.get("name"))
         password = check_password(body.get("password"), name)
@@ -257,7 +257,7 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
     async def login(request: Request) -> JSONResponse:
         """Log in with a name and a password."""
         same_site(request)
-        limit("login", request)
+        await limit("login", request)
         body = await _body(request)
         name, password = body.get("name"), body.get("password")
         if not isinstance(name, str) or not isinstance(password, str):

@@ -260,7 +260,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         body = await _json_body(request)
         config = TableConfig("egyptian", 2, {}, (SeatConfig("human"),
                                                  SeatConfig("bot", "expert")))
-        limiter.check("create", address(request))
+        await limiter.check("create", address(request))
         account = await account_of(request)
         table, seat, token = await hub.create_table(config, named(body, account), account)
         return seated(table.code, seat, token)
@@ -274,7 +274,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     async def new_table(request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         config = TableConfig.parse(body)
-        limiter.check("create", address(request))
+        await limiter.check("create", address(request))
         account = await account_of(request)
         table, seat, token = await hub.create_table(config, named(body, account), account)
         return seated(table.code, seat, token)
@@ -293,7 +293,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
-        limiter.check("join", address(request))
+        await limiter.check("join", address(request))
         account = await account_of(request)
         seat, token = await hub.join(code, named(body, account), body.get("seat"), account)
         return {"seat": seat, "token": token}
@@ -337,7 +337,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     @app.websocket("/ws/seek")
     async def seek_socket(websocket: WebSocket) -> None:
         """One seek: waiting messages until the player is seated (see ``seeking.py``)."""
-        if limiter.hit("socket", address(websocket)) is not None:
+        if await limiter.hit("socket", address(websocket)) is not None:
             await websocket.close(1008)
             return
         await websocket.accept()
@@ -347,7 +347,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
-        if limiter.hit("socket", address(websocket)) is not None:
+        if await limiter.hit("socket", address(websocket)) is not None:
             await websocket.close(1008)  # before the handshake: answered 403, cheaply
             return
         await websocket.accept()

@@ -3,27 +3,36 @@
 Each kind of request (``create``: a new table; ``join``: taking a seat) has its own
 limits, such as ``"20/minute;200/hour"``. Counts live in memory by default; a
 ``storage`` URI such as ``redis://localhost:6379`` shares them between server processes.
+Counting is asynchronous (the library's asyncio strategies): a server never stops
+serving its sockets while Redis answers.
 
+>>> import asyncio
 >>> limiter = RateLimits({"create": "2/minute"})
->>> limiter.hit("create", "10.0.0.1"), limiter.hit("create", "10.0.0.1")
-(None, None)
->>> print(limiter.hit("create", "10.0.0.1"))
+>>> async def three() -> list[str | None]:
+...     return [await limiter.hit("create", "10.0.0.1") for _ in range(3)]
+>>> for answer in asyncio.run(three()):
+...     print(answer)
+None
+None
 too many new tables from 10.0.0.1: at most 2 per 1 minute
->>> print(limiter.hit("create", "10.0.0.2"))
+>>> print(asyncio.run(limiter.hit("create", "10.0.0.2")))
 None
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from limits import RateLimitItem
 
 __all__ = ["ACCOUNT_LIMITS", "DEFAULT_LIMITS", "RateLimited", "RateLimits", "parse_limits"]
+
+log = logging.getLogger("basra.server")
 
 DEFAULT_LIMITS = {"create": "20/minute;300/day", "join": "60/minute", "socket": "240/minute"}
 """Per client address: new tables (quick games included), seats taken, and table sockets
@@ -61,34 +70,74 @@ def parse_limits(text: str) -> list[RateLimitItem]:
     return list(items)
 
 
+def async_storage(storage: str) -> str:
+    """The ``limits`` URI of a storage's asyncio variant: ``memory://`` ->
+    ``async+memory://``, ``redis://HOST`` -> ``async+redis://HOST``.
+
+    >>> async_storage("redis://localhost:6379/0")
+    'async+redis://localhost:6379/0'
+    """
+    return storage if storage.startswith("async+") else f"async+{storage}"
+
+
 class RateLimits:
     """Counts requests per kind and client address, refusing those over a limit."""
 
     def __init__(self, limits: Mapping[str, str] = DEFAULT_LIMITS,
                  storage: str = "memory://") -> None:
+        from limits.aio.strategies import MovingWindowRateLimiter
         from limits.storage import storage_from_string
-        from limits.strategies import MovingWindowRateLimiter
 
         self.limits = {kind: parse_limits(text) for kind, text in limits.items()}
-        self._limiter = MovingWindowRateLimiter(storage_from_string(storage))
+        uri = async_storage(storage)
+        options: dict[str, Any] = {}
+        if uri.startswith(("async+redis://", "async+rediss://")):
+            from .cluster import redis_pool
 
-    def hit(self, kind: str, address: str) -> str | None:
+            options = {"implementation": "redispy",
+                       "connection_pool": redis_pool(uri.removeprefix("async+"))}
+        self._limiter = MovingWindowRateLimiter(storage_from_string(uri, **options))
+        self.storage_errors = 0
+        """Counts that failed because the storage did (those requests went on)."""
+
+    async def hit(self, kind: str, address: str) -> str | None:
         """Count one request; the reason it is refused, or None when it may go on."""
         try:
-            self.check(kind, address)
+            await self.check(kind, address)
         except RateLimited as refused:
             return str(refused)
         return None
 
-    def check(self, kind: str, address: str) -> None:
-        """Count one request, or raise :class:`RateLimited` (counting nothing)."""
+    async def check(self, kind: str, address: str) -> None:
+        """Count one request, or raise :class:`RateLimited` (counting nothing). When the
+        storage fails (Redis is unreachable), the request goes on uncounted, and the
+        failure is logged: the limits guard against abuse, and must not take the site
+        down with them."""
+        try:
+            await self._count(kind, address)
+        except RateLimited:
+            raise
+        except Exception as error:
+            self.storage_errors += 1
+            if self.storage_errors == 1 or self.storage_errors % 1000 == 0:
+                log.error("rate limits cannot be counted (%s failures so far): %s",
+                          self.storage_errors, error)
+
+    async def _count(self, kind: str, address: str) -> None:
         items = self.limits.get(kind, [])
+        if len(items) == 1:  # one limit: counted, or refused, in one step
+            if not await self._limiter.hit(items[0], kind, address):
+                await self._refuse(kind, address, items[0])
+            return
         for item in items:
-            if not self._limiter.test(item, kind, address):
-                reset = self._limiter.get_window_stats(item, kind, address).reset_time
-                raise RateLimited(
-                    f"too many {_WHAT.get(kind, kind)} from {address}: at most "
-                    f"{item.amount} per {item.multiples} {item.GRANULARITY.name}",
-                    max(1, math.ceil(reset - time.time())))
+            if not await self._limiter.test(item, kind, address):
+                await self._refuse(kind, address, item)
         for item in items:
-            self._limiter.hit(item, kind, address)
+            await self._limiter.hit(item, kind, address)
+
+    async def _refuse(self, kind: str, address: str, item: RateLimitItem) -> None:
+        reset = (await self._limiter.get_window_stats(item, kind, address)).reset_time
+        raise RateLimited(
+            f"too many {_WHAT.get(kind, kind)} from {address}: at most "
+            f"{item.amount} per {item.multiples} {item.GRANULARITY.name}",
+            max(1, math.ceil(reset - time.time())))
