@@ -411,3 +411,31 @@ async def stored_moves(url: str, code: str) -> list[int]:
     assert [idx for idx, _ in found] == list(range(len(found)))
     return [move for _, move in found]
 
+
+
+def test_a_lease_is_taken_from_a_server_that_stopped_listening(tmp_path: Path) -> None:
+    """One script takes a free lease, keeps a live holder's, and takes a dead holder's
+    (nobody listens on its inbox any more) at once, naming it."""
+    from basra.server.cluster import Lease, RedisCluster
+
+    async def nothing(_op: str, _args: dict[str, Any]) -> None:
+        return None
+
+    async def scenario(url: str) -> None:
+        first, second = RedisCluster(url, "a"), RedisCluster(url, "b")
+        for cluster in (first, second):
+            await cluster.start(nothing, lambda _message: None)
+        try:
+            assert await first.acquire("t1") == Lease(None)
+            assert await first.acquire("t1") == Lease(None)  # its own: kept
+            assert await second.acquire("t1") == Lease(first.server_id)  # alive: refused
+            await first.stop()  # as a killed server: its inbox has no listener any more
+            assert await second.acquire("t1") == Lease(None, first.server_id)
+            assert await second.acquire("t1") == Lease(None)
+            assert (await second.owners(["t1"]))["t1"] == second.server_id
+        finally:
+            await first.stop()
+            await second.stop()
+
+    with services.Redis(tmp_path / "redis") as redis:
+        asyncio.run(scenario(redis.url))

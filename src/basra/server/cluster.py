@@ -20,8 +20,10 @@ of servers share one PostgreSQL database and one Redis:
   are published in order from one task, so views reach a relay in the order the owner made
   them.
 - **Failover.** A server that dies stops listening on its inbox at once (Redis sees its
-  connection close). A relay that finds the owner of one of its tables gone (no listener,
-  or the lease expired) takes the table over: it claims it and loads it from the database.
+  connection close). Taking a lease takes it over from a holder that no longer listens,
+  in the same script (one round trip): the first server that needs a dead server's table
+  (a relay, or the server a reconnecting socket lands on) claims it and loads it from the
+  database.
   Its sockets stay open and see play go on; the dead server's sockets reconnect through
   the balancer and land on a live server. A restarted server is a new incarnation, with
   a new id (see :func:`new_server_id`): what the dead one held is taken over at once.
@@ -36,17 +38,20 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "CALL_TIMEOUT",
     "LEASE_MS",
+    "REDIS_CONNECTIONS",
     "RENEW_EVERY",
     "Cluster",
     "ClusterError",
+    "Lease",
     "RedisCluster",
     "ServerGone",
     "new_server_id",
+    "redis_pool",
 ]
 
 log = logging.getLogger("basra.cluster")
@@ -59,11 +64,33 @@ RENEW_EVERY = 2.0
 """Seconds between two renewals of a server's leases."""
 CALL_TIMEOUT = 5.0
 """Seconds a server waits for another's answer to a call."""
+REDIS_CONNECTIONS = 16
+"""Connections to Redis a server keeps at most (its inbox's besides): a burst of
+commands (a dead server's sockets coming back at once) waits for one of them rather
+than opening hundreds of connections, or failing past redis-py's limit."""
+
+
+def redis_pool(url: str) -> Any:
+    """A connection pool of at most :data:`REDIS_CONNECTIONS` connections to ``url``,
+    where a command waits (up to :data:`CALL_TIMEOUT` seconds) for a free connection."""
+    from redis.asyncio import BlockingConnectionPool
+
+    return BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS + 1,
+                                           timeout=CALL_TIMEOUT, decode_responses=True)
 
 CallHandler = Callable[[str, dict[str, Any]], Awaitable[Any]]
 """Answers a call from another server: (operation, arguments) -> JSON-able result."""
 MessageHandler = Callable[[dict[str, Any]], None]
 """Takes a one-way message from another server (called in the order they were sent)."""
+
+
+class Lease(NamedTuple):
+    """The answer to taking a lease."""
+
+    holder: str | None
+    """The server holding it now: None when this one does."""
+    taken_from: str | None = None
+    """The dead server this one took it from (None: it was free, or this server's)."""
 
 
 class ClusterError(RuntimeError):
@@ -102,11 +129,10 @@ class Cluster:
     async def stop(self) -> None:
         """Stop listening and give up every lease held."""
 
-    async def acquire(self, code: str, steal_from: str | None = None) -> str | None:
-        """Take the lease of a table: None when this server holds it now, else the id of
-        the server that does. With ``steal_from``, a lease held by that (dead) server is
-        taken over too."""
-        return None
+    async def acquire(self, code: str) -> Lease:
+        """Take the lease of a table, or learn who holds it. A lease held by a server
+        that no longer listens on its inbox (it died) is taken over."""
+        return Lease(None)
 
     async def release(self, code: str) -> None:
         """Give up the lease of a table."""
@@ -147,14 +173,21 @@ end
 return lost
 """
 
-_STEAL = """
+_ACQUIRE = """
 local held = redis.call('GET', KEYS[1])
-if held == false or held == ARGV[2] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+if held == false or held == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return false
+end
+if redis.call('PUBSUB', 'NUMSUB', ARGV[3] .. held)[2] == 0 then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return {held}
 end
 return held
 """
+"""Take a lease that is free or this server's (false), or held by a server nobody hears
+any more, with no subscriber on its inbox: it died ({that server}); else the live
+holder's id."""
 
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -168,8 +201,11 @@ def _lease_key(code: str) -> str:
     return f"basra:lease:{code}"
 
 
+INBOX_PREFIX = "basra:inbox:"
+
+
 def _inbox(server: str) -> str:
-    return f"basra:inbox:{server}"
+    return f"{INBOX_PREFIX}{server}"
 
 
 class RedisCluster(Cluster):
@@ -203,9 +239,9 @@ class RedisCluster(Cluster):
         self._on_call = on_call
         self._on_message = on_message
         try:
-            self._client = Redis.from_url(self.url, decode_responses=True)
+            self._client = Redis.from_pool(redis_pool(self.url))
             await self._client.ping()
-            for name, source in (("renew", _RENEW), ("steal", _STEAL),
+            for name, source in (("renew", _RENEW), ("acquire", _ACQUIRE),
                                  ("release", _RELEASE)):
                 self._scripts[name] = self._client.register_script(source)
             self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
@@ -240,18 +276,14 @@ class RedisCluster(Cluster):
 
     # -- leases --------------------------------------------------------------------------
 
-    async def acquire(self, code: str, steal_from: str | None = None) -> str | None:
-        key = _lease_key(code)
-        if steal_from is None:
-            if await self._client.set(key, self.server_id, nx=True, px=LEASE_MS):
-                return None
-            held = await self._client.get(key)
-            if held is None:  # expired between the two: try once more
-                return await self.acquire(code)
-            return None if held == self.server_id else str(held)
-        held = await self._scripts["steal"](keys=[key],
-                                            args=[self.server_id, steal_from, LEASE_MS])
-        return None if held in (None, self.server_id) else str(held)
+    async def acquire(self, code: str) -> Lease:
+        held = await self._scripts["acquire"](keys=[_lease_key(code)],
+                                              args=[self.server_id, LEASE_MS, INBOX_PREFIX])
+        if held is None:
+            return Lease(None)
+        if isinstance(held, list):
+            return Lease(None, str(held[0]))
+        return Lease(str(held))
 
     async def release(self, code: str) -> None:
         await self._scripts["release"](keys=[_lease_key(code)], args=[self.server_id])

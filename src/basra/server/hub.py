@@ -290,7 +290,7 @@ class Hub:
         self._loading[code] = future
         try:
             started = time.monotonic()
-            epoch = await self._claim(code)
+            epoch, taken_from = await self._claim(code)
             claimed = time.monotonic()
             try:
                 saved = await self._reads.get(code)
@@ -304,6 +304,8 @@ class Hub:
             table = await self._rebuild(saved)
             table.load_seconds = (claimed - started, read - claimed,
                                   time.monotonic() - read)
+            if taken_from is not None:
+                self.relay.took_over(table, taken_from)
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: other waiters re-raise it
@@ -314,15 +316,16 @@ class Hub:
         finally:
             del self._loading[code]
 
-    async def _claim(self, code: str) -> int | None:
-        """In a shared cluster, take the table's lease and raise its owner epoch in the
-        database (the epoch; raises :class:`ElsewhereError` when another server holds
-        the lease, :class:`UnknownTableError` when no table has the code). None alone."""
+    async def _claim(self, code: str) -> tuple[int | None, str | None]:
+        """In a shared cluster, take the table's lease (from a dead owner too) and raise
+        its owner epoch in the database: the epoch, and the dead server it was taken
+        from. Raises :class:`ElsewhereError` when a live server holds the lease,
+        :class:`UnknownTableError` when no table has the code. (None, None) alone."""
         if not self.cluster.shared:
-            return None
-        owner = await self.relay.lease(code)
-        if owner is not None:
-            raise ElsewhereError(code, owner)
+            return None, None
+        lease = await self.relay.lease(code)
+        if lease.holder is not None:
+            raise ElsewhereError(code, lease.holder)
         try:
             epoch = await self._claims.get(code)
         except BaseException:
@@ -331,7 +334,7 @@ class Hub:
         if epoch is None:
             self._spawn(self.cluster.release(code))
             raise UnknownTableError(code)
-        return epoch
+        return epoch, lease.taken_from
 
     async def _rebuild(self, saved: Any) -> Table:
         """A stored table back in memory, replayed move by move."""
@@ -441,7 +444,7 @@ class Hub:
             raise ServerBusyError(f"the server has {len(self.tables)} tables open, its "
                                   "most: try again later")
         code = new_code()
-        while code in self.tables or await self.relay.lease(code) is not None:
+        while code in self.tables or (await self.relay.lease(code)).holder is not None:
             code = new_code()
         epoch = 1 if self.cluster.shared else 0
         table = Table(code, config, new_seed())

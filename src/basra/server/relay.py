@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from basra.store import StorageError
 
-from .cluster import RENEW_EVERY, ClusterError, ServerGone
+from .cluster import RENEW_EVERY, ClusterError, Lease, ServerGone
 from .messages import parse_intent
 from .table import IntentError, JoinError, Table
 from .views import state_message, table_info
@@ -118,17 +118,17 @@ class Relay:
 
     # -- finding a table's owner ---------------------------------------------------------
 
-    async def lease(self, code: str, steal_from: str | None = None) -> str | None:
-        """Take a table's lease: None when this server holds it now, else the owner's
-        id. Raises :class:`ServerBusyError` when Redis cannot be reached."""
+    async def lease(self, code: str) -> Lease:
+        """Take a table's lease (from a dead owner too), or learn who holds it. Raises
+        :class:`ServerBusyError` when Redis cannot be reached."""
         from .hub import ServerBusyError
 
         try:
-            owner: str | None = await self.cluster.acquire(code, steal_from)
+            lease: Lease = await self.cluster.acquire(code)
         except Exception as error:
             raise ServerBusyError(f"the servers' shared Redis cannot be reached ({error}): "
                                   "try again in a moment") from None
-        return owner
+        return lease
 
     async def place(self, code: str) -> Table | RemoteTable:
         """Where the table is: this server's (loaded now if need be) or another's."""
@@ -173,13 +173,13 @@ class Relay:
         for _attempt in range(4):
             owner = remote.owner
             if owner is None or owner == self.cluster.server_id:
-                await self._take_over(remote, owner)
+                await self._take_over(remote)
                 await asyncio.sleep(0.1)
                 continue
             try:
                 answer = await self.cluster.call(owner, op, {"code": code, **args})
             except ServerGone:
-                await self._take_over(remote, owner)
+                await self._take_over(remote)
                 continue
             except ClusterError as error:
                 raise ServerBusyError(f"the server of table {code} did not answer: "
@@ -190,31 +190,30 @@ class Relay:
             return _unwrap(answer, code)
         raise ServerBusyError(f"the server of table {code} could not be found: try again")
 
-    async def _take_over(self, remote: RemoteTable, gone: str | None) -> None:
-        """The owner of a relayed table is gone (or unknown): take the table over, or
-        learn who did."""
+    async def _take_over(self, remote: RemoteTable) -> None:
+        """The owner of a relayed table is gone, unknown or handing it over: take the
+        table (its lease is taken from a dead owner: :meth:`Hub.table` loads it and says
+        so), or learn who has it."""
         if self.hub.tables.get(remote.code) is not None:
             raise _Adopted(self.hub.tables[remote.code])
         from .hub import ElsewhereError
 
-        owner = await self.lease(remote.code, steal_from=gone)
-        if owner is not None:
-            remote.owner = owner
-            return
-        started = time.monotonic()
         try:
             table = await self.hub.table(remote.code)
         except ElsewhereError as elsewhere:
             remote.owner = elsewhere.args[1]
             return
-        self.takeovers += 1
-        claim, read, rebuild = table.load_seconds or (0.0, 0.0, 0.0)
-        log.warning("took table %s over in %.0f ms (claim %.0f, read %.0f, rebuild %.0f; "
-                    "%s)", remote.code, 1000 * (time.monotonic() - started), 1000 * claim,
-                    1000 * read, 1000 * rebuild,
-                    "handed over" if gone is None else f"its server {gone} is gone")
         self.adopt(table)
         raise _Adopted(table)
+
+    def took_over(self, table: Table, gone: str) -> None:
+        """Count and log a table this server took over from a dead server."""
+        self.takeovers += 1
+        claim, read, rebuild = table.load_seconds or (0.0, 0.0, 0.0)
+        log.warning("took table %s over from server %s, which is gone, in %.0f ms (claim "
+                    "%.0f, read %.0f, rebuild %.0f)", table.code, gone,
+                    1000 * (claim + read + rebuild), 1000 * claim, 1000 * read,
+                    1000 * rebuild)
 
     def adopt(self, table: Table) -> None:
         """This server owns a table it relayed: its sockets are now the table's here."""
@@ -396,7 +395,7 @@ class Relay:
 
     async def _take_handed(self, remote: RemoteTable) -> None:
         try:
-            await self._take_over(remote, None)
+            await self._take_over(remote)
         except _Adopted:
             pass  # taken: its sockets are this server's now
         except Exception as error:
@@ -611,7 +610,7 @@ class Relay:
         orphans = [code for code in codes
                    if owners.get(code) is None or owners[code] not in (me, *alive)]
         if orphans:
-            await self._take_over_all(orphans, owners)
+            await self._take_over_all(orphans)
         for code in codes:
             remote = self.remote.get(code)
             if remote is None or code in hub.tables:
@@ -624,8 +623,7 @@ class Relay:
                 self._remind(code)
 
 
-    async def _take_over_all(self, codes: list[str], owners: dict[str, str | None]
-                             ) -> None:
+    async def _take_over_all(self, codes: list[str]) -> None:
         """Take over relayed tables whose owner is gone, :data:`TAKE_OVER_AT_ONCE` at a
         time: a dead server's tables come back together rather than one after another."""
         gate = asyncio.Semaphore(TAKE_OVER_AT_ONCE)
@@ -637,7 +635,7 @@ class Relay:
                     return
                 with contextlib.suppress(_Adopted):
                     try:
-                        await self._take_over(remote, owners.get(code))
+                        await self._take_over(remote)
                     except (StorageError, KeyError, RuntimeError) as error:
                         log.error("table %s could not be taken over: %s", code, error)
 

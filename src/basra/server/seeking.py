@@ -164,7 +164,7 @@ class Seeking:
         owner = (await cluster.owners([MATCHMAKER]))[MATCHMAKER]
         if owner is None or (owner != cluster.server_id
                              and owner not in await cluster.listening([owner])):
-            if await cluster.acquire(MATCHMAKER, steal_from=owner) is None:
+            if (await cluster.acquire(MATCHMAKER)).holder is None:
                 self.pairing_here = True
                 self._pairing_server = cluster.server_id
                 for seek in list(self.mine.values()):
