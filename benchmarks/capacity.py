@@ -342,7 +342,7 @@ class Seat:
             self.socket = await connect(
                 f"{url}/ws/{self.ticket.code}?token={self.ticket.token}",
                 compression="deflate" if self.run.settings.compression else None,
-                open_timeout=60, max_size=2**22)
+                open_timeout=60, max_size=2**22, proxy=None)  # (no proxy to look up)
 
     async def play(self) -> None:
         """Read the socket until the run stops (reconnecting in runs that kill
