@@ -139,3 +139,77 @@ def test_the_match_outcome_of_a_sampled_deal() -> None:
     assert outcome(5, 50) == -1  # 95 to 110: lost
     assert outcome(20, 50) == 0  # 110 to 110: level, it goes on under the tie rule
     assert outcome(20, 10, target=200) == 0
+
+
+def test_the_batch_history_holds_the_other_seats_plays_of_this_batch() -> None:
+    from basra.bots import make_bot
+    from basra.match import Match
+    from basra.observe import observe
+
+    rules = make_rules("egyptian")
+    match = Match(rules, seed=11)
+    bot = make_bot("greedy", 3)
+    floors: list[int] = []  # the floor before each play of the deal
+    for _ in range(8 + 5):  # one whole batch, then five plays of the next
+        floors.append(match.state.floor)
+        match.play(bot.choose(observe(match, match.state.to_play)))
+    seat = match.state.to_play
+    view = observe(match, seat)
+    assert view.batch == 2
+    history, held = core.batch_history(view)
+    plays = list(view.plays)[8:]
+    expected = [(p.seat, floors[8 + i], p.card | p.captured << 6)
+                for i, p in enumerate(plays) if p.seat != seat]
+    assert [tuple(int(x) for x in row) for row in history] == expected
+    other = [p for p in plays if p.seat != seat]
+    for j, play in enumerate(other):
+        # The cards that seat still held at that play: its card and every later one.
+        assert int(held[j]) == sum(1 << p.card for p in other[j:])
+        assert int(held[j]) >> play.card & 1
+
+
+def test_inference_weighs_down_hands_that_would_not_have_trailed() -> None:
+    from basra.cards import parse_card, parse_cards
+
+    fast = core.fast_rules(make_rules("egyptian"))
+
+    def mask(text: str) -> int:
+        return sum(1 << card for card in parse_cards(text))
+
+    # Seat 1 trailed the 3♣ on a lone 5♥ while the stock lasted.
+    history = np.array([[1, mask("5H"), parse_card("3C")]], np.int64)
+    held = np.array([mask("3C")], np.int64)
+
+    def weight(hand_now: str) -> float:
+        sample = np.zeros(kernels.STATE_SIZE, np.int64)
+        sample[kernels.S_HANDS + 1] = mask(hand_now)
+        return float(kernels.likelihood(
+            fast.cfg, fast.cards, sample, history, held, True, 2.0,
+            np.empty(kernels.MAX_MOVES, np.int64), np.empty(kernels.MAX_OPTIONS, np.int64),
+            kernels.new_memo()))
+
+    could_basra = weight("5S 9C")  # the 5♠ took the lone 5♥ as a basra: why trail?
+    nothing_better = weight("9C KD")  # every card trails: the 3♣ was as good as any
+    assert 0 < could_basra < 0.01 < 0.2 < nothing_better <= 1
+    # A hand with a Jack kept for a richer floor is less likely, not ruled out.
+    assert could_basra < weight("JC 9C") < nothing_better
+
+
+def test_search_with_inference_is_reproducible_and_ranks_every_move() -> None:
+    from basra.bots.master import MasterBot, SearchSettings
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("egyptian"), seed=8)
+    for _ in range(3):
+        match.play(match.legal_moves()[0])
+    view = observe(match, match.state.to_play)
+    assert len(core.batch_history(view)[0]) >= 1
+
+    def estimates() -> list[object]:
+        bot = MasterBot(5, samples=40, settings=SearchSettings(infer_tau=2.0))
+        return list(bot.estimates(view))
+
+    first = estimates()
+    assert first == estimates()
+    assert sorted(e.move for e in first) == sorted(view.legal_moves)  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from basra import fast
@@ -29,7 +30,8 @@ from basra.observe import Observation
 
 from .search import deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "search_moves"]
+__all__ = ["DEFAULT_THINK_MS", "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "SearchSettings",
+           "search_moves"]
 
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
@@ -38,6 +40,10 @@ ROLLOUT_POLICY = 1
 :func:`basra.fast.kernels.policy_move`). Policy 2 (greedy less the next player's best
 reply) measured no stronger: 60 of 80 duplicate matches against the expert and greedy,
 as policy 1 (docs/strength.md)."""
+INFER_TAU = 0.0
+"""Inference from the other seats' plays of the batch: each sample is weighted by how
+likely their plays are with the hands it deals them, by a softmax of this temperature
+over their moves' greedy values (0: every sample weighs the same)."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""
@@ -80,16 +86,38 @@ def search_moves(observation: Observation, seconds: float, seed: int,
     return list(zip(sums, counts, strict=True))
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """How the master searches (the defaults are the master's play)."""
+
+    policy: int = ROLLOUT_POLICY
+    """The compiled search's rollout policy (:func:`basra.fast.kernels.policy_move`)."""
+    infer_tau: float = INFER_TAU
+    """The compiled search's inference temperature (0: none)."""
+    prune: bool = True
+    """Whether the compiled search stops sampling moves clearly worse than the best."""
+    match_bonus: float = MATCH_BONUS
+    """Points a sampled deal that ends the match is worth more (won) or less (lost)."""
+    compiled: bool = True
+    """Search in compiled code when numba is there; False: the reference core's search
+    (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
+    searched before the compiled path."""
+
+
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
-            policy: int = ROLLOUT_POLICY) -> list[tuple[float, int]]:
-    """One worker's search: compiled when it can be, else the reference core's."""
-    if fast.available():
+            settings: SearchSettings = SearchSettings()) -> list[tuple[float, float, int]]:
+    """One worker's search, (sum, weight, samples) per move: compiled when it can be,
+    else the reference core's (every sample weighs 1)."""
+    if settings.compiled and fast.available():
         from basra.fast.core import observation_search
 
-        stats = observation_search(observation, seconds, seed, samples, policy=policy,
-                                   match_bonus=MATCH_BONUS)
-        return list(zip(stats.sums, stats.visits, strict=True))
-    return search_moves(observation, seconds, seed, samples)
+        stats = observation_search(observation, seconds, seed, samples,
+                                   policy=settings.policy, prune=settings.prune,
+                                   match_bonus=settings.match_bonus,
+                                   infer_tau=settings.infer_tau)
+        return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
+    return [(total, float(count), count)
+            for total, count in search_moves(observation, seconds, seed, samples)]
 
 
 def _ignore_interrupts() -> None:
@@ -129,14 +157,16 @@ class MasterBot:
     name = "master"
 
     def __init__(self, seed: int | None = None, *, think_ms: int = DEFAULT_THINK_MS,
-                 workers: int | None = None, samples: int | None = None) -> None:
+                 workers: int | None = None, samples: int | None = None,
+                 settings: SearchSettings = SearchSettings()) -> None:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
         self.samples = samples
         """A fixed number of samples per worker instead of the time budget (reproducible)."""
-        self.policy = ROLLOUT_POLICY
-        """The compiled search's rollout policy."""
-        default = 1 if fast.available() else min(2, os.cpu_count() or 1)
+        self.settings = settings
+        """How it searches."""
+        compiled = settings.compiled and fast.available()
+        default = 1 if compiled else min(2, os.cpu_count() or 1)
         self.workers = max(1, workers if workers is not None else default)
         self._pool: Executor | None = None
 
@@ -164,20 +194,23 @@ class MasterBot:
             seconds = max(0.005, self.think_ms / 1000 - margin)
             seeds = [self.rng.getrandbits(32) for _ in range(self.workers)]
             if self.workers == 1:
-                results = [_search(observation, seconds, seeds[0], self.samples, self.policy)]
+                results = [_search(observation, seconds, seeds[0], self.samples,
+                                   self.settings)]
             else:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                                      mp_context=_pool_context(),
                                                      initializer=_ignore_interrupts)
                 futures = [self._pool.submit(_search, observation, seconds, s, self.samples,
-                                             self.policy) for s in seeds]
+                                             self.settings) for s in seeds]
                 results = [f.result() for f in futures]
             ranked = []
             for i, move in enumerate(moves):
                 total = sum(r[i][0] for r in results)
-                count = sum(r[i][1] for r in results)
-                ranked.append(MoveEstimate(move, total / max(count, 1), count))
+                weight = sum(r[i][1] for r in results)
+                count = sum(r[i][2] for r in results)
+                ranked.append(MoveEstimate(move, total / weight if weight > 0 else 0.0,
+                                           count))
         return sorted(ranked, key=lambda e: -e.value)
 
     def choose(self, observation: Observation) -> int:

@@ -32,6 +32,7 @@ __all__ = [
     "FastRules",
     "SearchStats",
     "apply",
+    "batch_history",
     "compile_kernels",
     "deal_totals",
     "fast_rules",
@@ -182,44 +183,52 @@ def compile_kernels() -> float:
     k.new_deal(fast.cfg, base, 0, np.array([1], np.uint64))
     moves = np.array(legal_moves(fast, base), np.int64)
     unseen = np.arange(0, 0, dtype=np.int64)
+    history = np.array([[1, base[k.S_FLOOR], moves[0]]], np.int64)
     k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
-             np.array([1], np.uint64), np.zeros(len(moves)), np.zeros(len(moves)),
-             np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0)
+             np.array([1], np.uint64), np.zeros((4, len(moves))),
+             np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
+             np.zeros(1, np.int64), 1.0)
     return time.perf_counter() - start
 
 
 class SearchStats(NamedTuple):
-    """Per candidate move: the sum and sum of squares of its sampled margins, and how many
-    samples it got."""
+    """Per candidate move: the weighted sums of its sampled values and of their squares,
+    the sum of the samples' weights (each 1 without inference), and how many samples it
+    got. A move's estimate is ``sums[i] / weights[i]``."""
 
     sums: list[float]
     squares: list[float]
+    weights: list[float]
     visits: list[int]
 
 
 def observation_search(observation: Observation, seconds: float, seed: int,
                        samples: int | None = None, policy: int = 1,
-                       prune: bool = True, match_bonus: float = 0.0) -> SearchStats:
+                       prune: bool = True, match_bonus: float = 0.0,
+                       infer_tau: float = 0.0) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
     plays every still-active move on it and finishes the deal with the rollout
     ``policy`` (0 uniformly random, 1 greedy, 2 greedy less the next player's best
-    reply). Searches until ``seconds`` pass, or exactly ``samples`` samples when that is
-    given (reproducible). With ``prune``, a move whose mean margin is clearly below the
-    best one's (by more than three standard errors of the difference, after 24 samples)
-    is dropped, and the samples go to the others. ``match_bonus``: points added to a
-    sample's value when the deal ends the match with this side ahead, taken off when it
-    ends behind (a match-aware objective near the target).
+    reply, 3 greedy keeping its sweepers). Searches until ``seconds`` pass, or exactly
+    ``samples`` samples when that is given (reproducible). With ``prune``, a move whose
+    mean value is clearly below the best one's (by more than three standard errors of
+    the difference, after 24 samples) is dropped, and the samples go to the others.
+    ``match_bonus``: points added to a sample's value when the deal ends the match with
+    this side ahead, taken off when it ends behind (a match-aware objective near the
+    target). ``infer_tau`` > 0: each sample is weighted by how likely the other seats'
+    plays of this batch are with the hands it deals them
+    (:func:`basra.fast.kernels.likelihood`, a softmax of temperature ``infer_tau``).
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
+    history, held = batch_history(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     active = np.ones(n, np.bool_)
-    sums = np.zeros(n)
-    squares = np.zeros(n)
+    stats = np.zeros((4, n))
     visits = np.zeros(n, np.int64)
     rng = np.array([(seed << 1) | 1], np.uint64)
     side = observation.side
@@ -235,8 +244,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
             chunk = min(chunk, samples - done)
         started = time.perf_counter()
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
-                 carry, moves, active, chunk, policy, rng, sums, squares, visits, totals,
-                 observation.target, match_bonus)
+                 carry, moves, active, chunk, policy, rng, stats, visits, totals,
+                 observation.target, match_bonus, history, held, infer_tau)
         done += chunk
         if samples is not None and done >= samples:
             break
@@ -244,29 +253,54 @@ def observation_search(observation: Observation, seconds: float, seed: int,
         if samples is None and now >= deadline:
             break
         if prune and done >= 24 and active.sum() > 1:
-            _prune(sums, squares, visits, active)
+            _prune(stats, active)
         # Chunks of about 10 ms (or what is left of the budget).
         took = max(now - started, 1e-6)
         chunk = max(1, min(chunk * 2, int(chunk * 0.01 / took) or 1))
         if samples is None:
             left = deadline - now
             chunk = max(1, min(chunk, int(chunk * left / took)))
-    return SearchStats([float(s) for s in sums], [float(s) for s in squares],
-                       [int(v) for v in visits])
+    return SearchStats([float(x) for x in stats[0]], [float(x) for x in stats[1]],
+                       [float(x) for x in stats[2]], [int(v) for v in visits])
 
 
-def _prune(sums: k.FloatArray, squares: k.FloatArray, visits: k.Array,
-           active: k.BoolArray) -> None:
-    """Drop the moves clearly worse than the best active one."""
-    means = sums / np.maximum(visits, 1)
-    variances = squares / np.maximum(visits, 1) - means * means
-    errors = np.sqrt(np.maximum(variances, 1.0) / np.maximum(visits, 1))
+def _prune(stats: k.FloatArray, active: k.BoolArray) -> None:
+    """Drop the moves clearly worse than the best active one (weighted means; the
+    standard errors use each move's effective number of samples)."""
+    sums, squares, weights, squared_weights = stats
+    tiny = 1e-300
+    means = sums / np.maximum(weights, tiny)
+    variances = squares / np.maximum(weights, tiny) - means * means
+    effective = weights * weights / np.maximum(squared_weights, tiny)
+    errors = np.sqrt(np.maximum(variances, 1.0) / np.maximum(effective, 1.0))
     best = int(np.argmax(np.where(active, means, -np.inf)))
     for i in range(len(active)):
         if active[i] and i != best:
             gap = means[best] - means[i]
             if gap > 3.0 * float(np.hypot(errors[best], errors[i])):
                 active[i] = False
+
+
+def batch_history(observation: Observation) -> tuple[k.Array, k.Array]:
+    """The other seats' plays of the batch being played, for inference: rows of (seat,
+    floor before the play, move), and per row the cards that seat has played since then
+    in this batch, that play's card included (it held them all at that moment)."""
+    players = len(observation.seats)
+    per_batch = players * observation.rules.hand_size
+    floor = observation.initial_floor
+    rows: list[tuple[int, int, int]] = []
+    first = (observation.batch - 1) * per_batch
+    for index, play in enumerate(observation.plays):
+        if index >= first and play.seat != observation.seat:
+            rows.append((play.seat, floor, play.card | play.captured << 6))
+        floor = floor ^ play.captured if play.captured else floor | 1 << play.card
+    history = np.array(rows, np.int64).reshape(len(rows), 3)
+    held = np.zeros(len(rows), np.int64)
+    for j, (seat, _, _move) in enumerate(rows):
+        for later in rows[j:]:
+            if later[0] == seat:
+                held[j] |= 1 << (later[2] & 63)
+    return history, held
 
 
 def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array, k.Array]:

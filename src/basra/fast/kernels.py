@@ -673,6 +673,23 @@ def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
     return value
 
 
+SWEEPER_KEEP = 8.0
+"""What a Jack (or sweeping 7♦) is worth kept for a richer floor while the stock lasts (as
+:data:`basra.bots.expert.SWEEPER_KEEP`)."""
+
+
+@njit(cache=True)
+def kept_value(cfg: Array, cards: Array, floor: int, move: int, early: bool) -> float:
+    """:func:`move_value`, less :data:`SWEEPER_KEEP` for a capture with a Jack or a
+    sweeping 7♦ while more hands are to come (``early``): the greedy value of a player
+    who keeps its sweepers for a rich floor."""
+    value = move_value(cfg, cards, floor, move)
+    if early and move >> 6 and cards[K_KIND, move & 63] != NUMERAL and (
+            cards[K_KIND, move & 63] != COURT):
+        value -= SWEEPER_KEEP
+    return value
+
+
 @njit(cache=True)
 def _best_reply(cfg: Array, cards: Array, hand: int, floor: int, replies: Array,
                 options: Array, memo: Array) -> float:
@@ -691,12 +708,29 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
                 policy: int, replies: Array, options: Array, memo: Array) -> int:
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
     (:func:`move_value`), 2 greedy less the next player's best reply on the floor it
-    leaves (plus half of it when the next player is a partner). Ties broken at random."""
+    leaves (plus half of it when the next player is a partner), 3 greedy keeping its
+    sweepers (:func:`kept_value`). Ties broken at random."""
     if n == 1:
         return int(moves[0])
     if policy == 0:
         return int(moves[random_below(rng, n)])
     floor = st[S_FLOOR]
+    if policy == 3:
+        early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
+        best = -1e18
+        ties = 0
+        chosen = moves[0]
+        for i in range(n):
+            value = kept_value(cfg, cards, floor, moves[i], early)
+            if value > best + 1e-9:
+                best = value
+                chosen = moves[i]
+                ties = 1
+            elif value > best - 1e-9:
+                ties += 1
+                if random_below(rng, ties) == 0:
+                    chosen = moves[i]
+        return int(chosen)
     seat = st[S_TO_PLAY]
     following = st[S_TURNS + seat]
     partner = cfg[C_SIDE_OF + following] == cfg[C_SIDE_OF + seat]
@@ -916,18 +950,49 @@ def _match_outcome(cfg: Array, totals: Array, deal: Array, side: int, target: in
 
 
 @njit(cache=True)
+def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Array,
+               early: bool, tau: float, replies: Array, options: Array,
+               memo: Array) -> float:
+    """How likely the other seats' plays of this batch are on a sampled deal: the product,
+    over each play ``history[j]`` = (seat, floor, move), of the chance that a player who
+    weighs moves by :func:`kept_value` picks it, ``exp(value / tau)`` against the other
+    moves of the hand it then held (its sampled hand and the cards ``held[j]`` it has
+    played since). A deal whose hands would have played otherwise counts less."""
+    weight = 1.0
+    for j in range(history.shape[0]):
+        seat = history[j, 0]
+        floor = history[j, 1]
+        chosen = history[j, 2]
+        hand = sample[S_HANDS + seat] | held[j]
+        n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
+        if n < 2:
+            continue
+        top = -1e18
+        for i in range(n):
+            top = max(top, kept_value(cfg, cards, floor, replies[i], early))
+        total = 0.0
+        for i in range(n):
+            total += np.exp((kept_value(cfg, cards, floor, replies[i], early) - top) / tau)
+        weight *= np.exp((kept_value(cfg, cards, floor, chosen, early) - top) / tau) / total
+    return weight
+
+
+@njit(cache=True)
 def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            counts: Array, order: Array, seat: int, side: int, carry: int,
            candidates: Array, active: BoolArray, samples: int, policy: int,
-           rng: UArray, sums: FloatArray, squares: FloatArray,
-           visits: Array, totals: Array, target: int, match_bonus: float) -> None:
+           rng: UArray, stats: FloatArray, visits: Array, totals: Array, target: int,
+           match_bonus: float, history: Array, held: Array, tau: float) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
     active candidate move on that same deal, finish with the rollout policy for every
-    seat and add the value to the move's sums (common random numbers across moves).
+    seat and add the value to the move's statistics (common random numbers across
+    moves): ``stats`` rows are the weighted sums of values, of their squares, the sums
+    of weights and of squared weights.
 
     The value is the deal's margin, plus ``match_bonus`` when the deal ends the match
     (some side reaches ``target`` from the match ``totals``) with this side strictly
-    ahead, minus it when another side is ahead."""
+    ahead, minus it when another side is ahead. With ``tau`` > 0 a sample weighs what the
+    other seats' plays of this batch say of their hands (:func:`likelihood`); else 1."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -937,6 +1002,11 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
     total = np.zeros(4, np.int64)
     for _ in range(samples):
         sample_into(cfg, base, unseen, counts, order, seat, rng, sample)
+        weight = 1.0
+        if tau > 0 and history.shape[0]:
+            weight = likelihood(cfg, cards, sample, history, held,
+                                sample[S_NEXT_BATCH] < sample[S_BATCHES_COUNT], tau,
+                                replies, options, memo)
         state = rng[0]
         for i in range(candidates.shape[0]):
             if not active[i]:
@@ -948,8 +1018,10 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             value = margin(cfg, cards, st, side, carry, total)
             if match_bonus:
                 value += match_bonus * _match_outcome(cfg, totals, total, side, target)
-            sums[i] += value
-            squares[i] += value * value
+            stats[0, i] += weight * value
+            stats[1, i] += weight * value * value
+            stats[2, i] += weight
+            stats[3, i] += weight * weight
             visits[i] += 1
         rng[0] = state
         next_random(rng)
