@@ -213,3 +213,58 @@ def test_search_with_inference_is_reproducible_and_ranks_every_move() -> None:
     first = estimates()
     assert first == estimates()
     assert sorted(e.move for e in first) == sorted(view.legal_moves)  # type: ignore[attr-defined]
+
+
+def test_tree_search_is_reproducible_and_tries_every_move() -> None:
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("egyptian"), seed=8)
+    for _ in range(3):
+        match.play(match.legal_moves()[0])
+    view = observe(match, match.state.to_play)
+    first = core.observation_tree_search(view, 0.0, 3, samples=600, match_bonus=50.0)
+    assert first == core.observation_tree_search(view, 0.0, 3, samples=600, match_bonus=50.0)
+    assert sum(first.visits) == 600  # every iteration goes through one of the root's moves
+    assert len(first.visits) == len(view.legal_moves) and min(first.visits) >= 1
+    assert first.weights == [float(v) for v in first.visits]
+
+
+def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
+    """With one consistent deal the tree search is plain UCT: it finds the exact solver's
+    best move, and the line it values most is worth what the solver says."""
+    from basra.bots.search import solve
+    from basra.observe import observe_state
+    from basra.position import parse_position
+    from basra.state import parse_move
+
+    state = parse_position(
+        "egyptian/2 | dealer 1 | turn 0 | floor 2H 3H 6H 7H 9H | hands AC 8C / 4H 10D "
+        "| stock - | piles AH AD 2S 3S 3D 4S 5S 5H 5C 6S 6D 7D 8S 8H 8D 9S 9D 9C 10S 10H "
+        "10C JS JH JC QS QH QD / AS 2D 2C 3C 4D 4C 5D 6C 7S 7C JD QC KS KH KD KC "
+        "| basras 2 0 | last 1")
+    view = observe_state(state, 0)
+    exact = solve(state, 0)
+    stats = core.observation_tree_search(view, 0.0, 1, samples=3000, exploration=20.0)
+    moves = list(view.legal_moves)
+    chosen = moves[stats.visits.index(max(stats.visits))]
+    assert chosen == parse_move(state, "AC") == max(exact, key=lambda m: exact[m])
+    index = moves.index(chosen)
+    assert stats.sums[index] / stats.visits[index] == pytest.approx(exact[chosen], abs=0.5)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_the_tree_searching_master_plays_legal_moves(name: str, players: int) -> None:
+    from basra.bots.master import MasterBot, SearchSettings
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(PRESETS[name].rules_for(players), seed=players, variant=name)
+    bot = MasterBot(1, samples=30, settings=SearchSettings(tree=True))
+    for _ in range(3 * players * 4):
+        if match.is_over:
+            break
+        view = observe(match, match.state.to_play)
+        move = bot.choose(view)
+        assert move in view.legal_moves
+        match.play(move)

@@ -98,6 +98,11 @@ class SearchSettings:
     """Whether the compiled search stops sampling moves clearly worse than the best."""
     match_bonus: float = MATCH_BONUS
     """Points a sampled deal that ends the match is worth more (won) or less (lost)."""
+    tree: bool = False
+    """Search with information-set MCTS (:func:`basra.fast.core.observation_tree_search`)
+    instead of flat determinized sampling; the move played is the most visited."""
+    exploration: float = 20.0
+    """The tree search's UCB width, in points."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -109,8 +114,14 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
     """One worker's search, (sum, weight, samples) per move: compiled when it can be,
     else the reference core's (every sample weighs 1)."""
     if settings.compiled and fast.available():
-        from basra.fast.core import observation_search
+        from basra.fast.core import observation_search, observation_tree_search
 
+        if settings.tree:
+            stats = observation_tree_search(observation, seconds, seed, samples,
+                                            policy=settings.policy,
+                                            match_bonus=settings.match_bonus,
+                                            exploration=settings.exploration)
+            return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=settings.policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
@@ -218,6 +229,10 @@ class MasterBot:
         if len(moves) == 1:
             return moves[0]
         ranked = self.estimates(observation)
+        if self.settings.tree and not _fully_known(observation):
+            # the tree search's choice is its most visited move
+            top = max(e.samples for e in ranked)
+            ranked = [e for e in ranked if e.samples == top]
         best = ranked[0].value
         choices = [e.move for e in ranked if e.value >= best - 1e-9]
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)

@@ -39,6 +39,7 @@ __all__ = [
     "from_array",
     "legal_moves",
     "observation_search",
+    "observation_tree_search",
     "random_deals",
     "sample_observation",
     "to_array",
@@ -189,6 +190,12 @@ def compile_kernels() -> float:
              np.array([1], np.uint64), np.zeros((4, len(moves))),
              np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
              np.zeros(1, np.int64), 1.0)
+    tree = np.empty((k.TREE_ROWS, len(moves) + 2), np.int64)
+    sums = np.empty(len(moves) + 2)
+    used = np.array([k.new_tree(fast.cfg, tree, sums, moves, 0)], np.int64)
+    k.tree_search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
+                  np.array([1, 0], np.int64), 0, 0, 1, 1, np.array([1], np.uint64), tree,
+                  sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0)
     return time.perf_counter() - start
 
 
@@ -262,6 +269,55 @@ def observation_search(observation: Observation, seconds: float, seed: int,
             chunk = max(1, min(chunk, int(chunk * left / took)))
     return SearchStats([float(x) for x in stats[0]], [float(x) for x in stats[1]],
                        [float(x) for x in stats[2]], [int(v) for v in visits])
+
+
+def observation_tree_search(observation: Observation, seconds: float, seed: int,
+                            samples: int | None = None, policy: int = 1,
+                            match_bonus: float = 0.0, exploration: float = 20.0
+                            ) -> SearchStats:
+    """Information-set Monte Carlo tree search of an observation's legal moves in compiled
+    code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
+    ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
+    random, descends the tree of moves through those legal on that deal, adds a node and
+    finishes the deal with the rollout ``policy``. Per legal move: the sum of the values
+    of the iterations through it and their number (``weights`` and ``visits`` both);
+    ``squares`` are not kept (0)."""
+    fast = fast_rules(observation.rules)
+    base, unseen, counts, order = _search_inputs(observation)
+    moves = np.array(observation.legal_moves, np.int64)
+    n = len(moves)
+    capacity = (samples if samples is not None else 1 << 18) + n + 1
+    tree = np.empty((k.TREE_ROWS, capacity), np.int64)
+    sums = np.empty(capacity)
+    used = np.array([k.new_tree(fast.cfg, tree, sums, moves, observation.side)], np.int64)
+    rng = np.array([(seed << 1) | 1], np.uint64)
+    totals = np.zeros(4, np.int64)
+    for s, points in enumerate(observation.totals):
+        totals[s] = points
+    deadline = time.perf_counter() + seconds
+    done = 0
+    chunk = 32
+    while True:
+        if samples is not None:
+            chunk = min(chunk, samples - done)
+        started = time.perf_counter()
+        k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
+                      observation.carry, chunk, policy, rng, tree, sums, used, totals,
+                      observation.target, match_bonus, exploration)
+        done += chunk
+        now = time.perf_counter()
+        if samples is not None:
+            if done >= samples:
+                break
+        elif now >= deadline:
+            break
+        took = max(now - started, 1e-6)
+        chunk = max(1, min(chunk * 2, int(chunk * 0.01 / took) or 1))
+        if samples is None:
+            chunk = max(1, min(chunk, int(chunk * (deadline - now) / took)))
+    visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
+    return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
+                       [float(v) for v in visits], visits)
 
 
 def _prune(stats: k.FloatArray, active: k.BoolArray) -> None:

@@ -1025,3 +1025,143 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             visits[i] += 1
         rng[0] = state
         next_random(rng)
+
+
+TREE_ROWS = 6
+"""Rows of a search tree (:func:`tree_search`), one column per node: the move into the
+node, its first child, its next sibling, the side that made the move, its visits and its
+availability (the sums of its values are a float array beside it)."""
+T_MOVE = 0
+T_CHILD = 1
+T_SIBLING = 2
+T_SIDE = 3
+T_VISITS = 4
+T_AVAIL = 5
+
+
+@njit(cache=True)
+def new_tree(cfg: Array, tree: Array, sums: FloatArray, candidates: Array, side: int) -> int:
+    """A tree whose root (node 0) has one child per candidate move (nodes 1..n, in
+    order) made by ``side``; the number of nodes used."""
+    n = candidates.shape[0]
+    tree[:, : n + 1] = 0
+    sums[: n + 1] = 0.0
+    tree[T_CHILD, 0] = 1 if n else -1
+    tree[T_SIBLING, 0] = -1
+    for i in range(n):
+        node = i + 1
+        tree[T_MOVE, node] = candidates[i]
+        tree[T_CHILD, node] = -1
+        tree[T_SIBLING, node] = node + 1 if i + 1 < n else -1
+        tree[T_SIDE, node] = side
+    return n + 1
+
+
+@njit(cache=True)
+def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Array,
+                order: Array, seat: int, carry: int, iterations: int, policy: int,
+                rng: UArray, tree: Array, sums: FloatArray, used: Array,
+                totals: Array, target: int, match_bonus: float,
+                exploration: float) -> None:
+    """Information-set Monte Carlo tree search (single observer), ``iterations`` more
+    iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
+    the unseen cards at random, descends the tree through the moves legal on that deal
+    (UCB1 with availability counts, ``exploration`` points wide, each side maximising
+    its own value), adds one node for a legal move not tried yet, finishes the deal with
+    the rollout ``policy`` and adds each node's mover the deal's value for its side
+    (margin over the other sides' mean, ± ``match_bonus`` when the deal ends the match
+    won or lost from the match ``totals``)."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    moves = np.empty(MAX_MOVES, np.int64)
+    replies = np.empty(MAX_MOVES, np.int64)
+    options = np.empty(MAX_OPTIONS, np.int64)
+    memo = new_memo()
+    total = np.zeros(4, np.int64)
+    values = np.zeros(4)
+    path = np.empty(128, np.int64)
+    capacity = tree.shape[1]
+    sides = cfg[C_SIDES]
+    for _ in range(iterations):
+        sample_into(cfg, base, unseen, counts, order, seat, rng, st)
+        node = 0
+        depth = 0
+        path[0] = 0
+        while not is_over(st):
+            mover = st[S_TO_PLAY]
+            n = _hand_moves_inline(cfg, cards, st[S_HANDS + mover], st[S_FLOOR], moves,
+                                   options, memo)
+            # the children legal on this deal: count their availability, pick by UCB
+            best = -1
+            best_score = -1e300
+            child = tree[T_CHILD, node]
+            found = 0
+            while child >= 0:
+                move = tree[T_MOVE, child]
+                legal = False
+                for i in range(n):
+                    if moves[i] == move:
+                        legal = True
+                        break
+                if legal:
+                    found += 1
+                    tree[T_AVAIL, child] += 1
+                    visits = tree[T_VISITS, child]
+                    if visits == 0:
+                        score = 1e300
+                    else:
+                        score = sums[child] / visits + exploration * np.sqrt(
+                            np.log(tree[T_AVAIL, child]) / visits)
+                    if score > best_score:
+                        best_score = score
+                        best = child
+                child = tree[T_SIBLING, child]
+            if found < n and used[0] < capacity and depth + 1 < path.shape[0]:
+                # expand one untried move, chosen at random
+                untried = 0
+                pick = -1
+                for i in range(n):
+                    tried = False
+                    c = tree[T_CHILD, node]
+                    while c >= 0:
+                        if tree[T_MOVE, c] == moves[i]:
+                            tried = True
+                            break
+                        c = tree[T_SIBLING, c]
+                    if not tried:
+                        untried += 1
+                        if random_below(rng, untried) == 0:
+                            pick = moves[i]
+                fresh = used[0]
+                used[0] += 1
+                tree[T_MOVE, fresh] = pick
+                tree[T_CHILD, fresh] = -1
+                tree[T_SIBLING, fresh] = tree[T_CHILD, node]
+                tree[T_CHILD, node] = fresh
+                tree[T_SIDE, fresh] = cfg[C_SIDE_OF + mover]
+                tree[T_VISITS, fresh] = 0
+                tree[T_AVAIL, fresh] = 1
+                sums[fresh] = 0.0
+                _apply_inline(cfg, cards, st, pick)
+                depth += 1
+                path[depth] = fresh
+                break
+            if best < 0:
+                break  # a full tree: roll out from here
+            _apply_inline(cfg, cards, st, tree[T_MOVE, best])
+            node = best
+            depth += 1
+            path[depth] = node
+        policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies)
+        deal_score(cfg, cards, st, carry, total)
+        for s in range(sides):
+            others = 0.0
+            for o in range(sides):
+                if o != s:
+                    others += total[o]
+            values[s] = total[s] - others / (sides - 1)
+            if match_bonus:
+                values[s] += match_bonus * _match_outcome(cfg, totals, total, s, target)
+        for d in range(1, depth + 1):
+            node = path[d]
+            tree[T_VISITS, node] += 1
+            sums[node] += values[tree[T_SIDE, node]]
