@@ -1054,7 +1054,7 @@ def new_tree(cfg: Array, tree: Array, sums: FloatArray, candidates: Array, side:
         tree[T_CHILD, node] = -1
         tree[T_SIBLING, node] = node + 1 if i + 1 < n else -1
         tree[T_SIDE, node] = side
-    return n + 1
+    return int(n) + 1
 
 
 @njit(cache=True)
