@@ -204,6 +204,7 @@ def main(argv: list[str] | None = None) -> None:
         "points_per_deal": [round(p / max(deals, 1), 2) for p in points],
         "margin_per_deal": round(margin, 2), "margin_se": round(se, 2),
         "median_decision_ms": [round(statistics.median(t), 1) if t else None for t in times],
+        "margin_per_seed": {seed: round(statistics.fmean(v), 2) for seed, v in by_seed.items()},
     }
     print(json.dumps(out))
     if args.out:
