@@ -268,3 +268,20 @@ def test_the_tree_searching_master_plays_legal_moves(name: str, players: int) ->
         move = bot.choose(view)
         assert move in view.legal_moves
         match.play(move)
+
+
+def test_fixed_samples_do_not_depend_on_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``samples`` the pruning sees the same chunks however fast the machine is."""
+    import itertools
+
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("egyptian"), seed=12)
+    view = observe(match, match.state.to_play)
+    normal = core.observation_search(view, 0.0, 4, samples=3000, match_bonus=50.0)
+    ticks = itertools.count(step=0.5)  # a machine where every chunk takes half a second
+    monkeypatch.setattr(core.time, "perf_counter", lambda: next(ticks))
+    slow = core.observation_search(view, 0.0, 4, samples=3000, match_bonus=50.0)
+    assert slow == normal
+    assert max(normal.visits) == 3000

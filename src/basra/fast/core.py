@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -240,33 +241,18 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     rng = np.array([(seed << 1) | 1], np.uint64)
     side = observation.side
     carry = observation.carry
-    totals = np.zeros(4, np.int64)
-    for s, points in enumerate(observation.totals):
-        totals[s] = points
-    deadline = time.perf_counter() + seconds
-    done = 0
-    chunk = 8
-    while True:
-        if samples is not None:
-            chunk = min(chunk, samples - done)
-        started = time.perf_counter()
+    totals = _match_totals(observation)
+
+    def run(chunk: int) -> None:
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
                  carry, moves, active, chunk, policy, rng, stats, visits, totals,
                  observation.target, match_bonus, history, held, infer_tau)
-        done += chunk
-        if samples is not None and done >= samples:
-            break
-        now = time.perf_counter()
-        if samples is None and now >= deadline:
-            break
+
+    def between(done: int) -> None:
         if prune and done >= 24 and active.sum() > 1:
             _prune(stats, active)
-        # Chunks of about 10 ms (or what is left of the budget).
-        took = max(now - started, 1e-6)
-        chunk = max(1, min(chunk * 2, int(chunk * 0.01 / took) or 1))
-        if samples is None:
-            left = deadline - now
-            chunk = max(1, min(chunk, int(chunk * left / took)))
+
+    _in_chunks(run, seconds, samples, 8, between)
     return SearchStats([float(x) for x in stats[0]], [float(x) for x in stats[1]],
                        [float(x) for x in stats[2]], [int(v) for v in visits])
 
@@ -291,33 +277,52 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     sums = np.empty(capacity)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, observation.side)], np.int64)
     rng = np.array([(seed << 1) | 1], np.uint64)
+    totals = _match_totals(observation)
+
+    def run(chunk: int) -> None:
+        k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
+                      observation.carry, chunk, policy, rng, tree, sums, used, totals,
+                      observation.target, match_bonus, exploration)
+
+    _in_chunks(run, seconds, samples, 32)
+    visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
+    return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
+                       [float(v) for v in visits], visits)
+
+
+def _match_totals(observation: Observation) -> k.Array:
     totals = np.zeros(4, np.int64)
-    for s, points in enumerate(observation.totals):
-        totals[s] = points
+    for side, points in enumerate(observation.totals):
+        totals[side] = points
+    return totals
+
+
+def _in_chunks(run: Callable[[int], None], seconds: float, samples: int | None, chunk: int,
+               between: Callable[[int], None] | None = None) -> None:
+    """Call ``run(n)`` for chunks of about 10 ms each until ``seconds`` pass, or for
+    chunks that double up to 256 until exactly ``samples`` in all when that is given (so
+    that the search does not depend on the machine's speed); ``between(done)`` after
+    each chunk but the last."""
     deadline = time.perf_counter() + seconds
     done = 0
-    chunk = 32
     while True:
         if samples is not None:
             chunk = min(chunk, samples - done)
         started = time.perf_counter()
-        k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
-                      observation.carry, chunk, policy, rng, tree, sums, used, totals,
-                      observation.target, match_bonus, exploration)
+        run(chunk)
         done += chunk
         now = time.perf_counter()
+        if (done >= samples) if samples is not None else now >= deadline:
+            return
+        if between is not None:
+            between(done)
         if samples is not None:
-            if done >= samples:
-                break
-        elif now >= deadline:
-            break
+            # chunks that do not depend on the clock: the same ``between`` calls each time
+            chunk = min(chunk * 2, 256)
+            continue
         took = max(now - started, 1e-6)
         chunk = max(1, min(chunk * 2, int(chunk * 0.01 / took) or 1))
-        if samples is None:
-            chunk = max(1, min(chunk, int(chunk * (deadline - now) / took)))
-    visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
-    return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
-                       [float(v) for v in visits], visits)
+        chunk = max(1, min(chunk, int(chunk * (deadline - now) / took)))
 
 
 def _prune(stats: k.FloatArray, active: k.BoolArray) -> None:
