@@ -51,3 +51,23 @@ def test_a_failing_storage_lets_requests_through_and_counts_the_failures() -> No
 def test_storages_are_used_through_their_asyncio_variants() -> None:
     assert async_storage("memory://") == "async+memory://"
     assert async_storage("async+memory://") == "async+memory://"
+
+
+def test_a_burst_under_several_limits_is_counted_as_it_comes() -> None:
+    """Requests that arrive together are not all tested before any is counted."""
+    limits = RateLimits({"create": "5/minute;100/day"})
+    limiter = limits._limiter
+    test = limiter.test
+
+    async def slow_test(*args: object) -> bool:  # a storage that answers over the network
+        await asyncio.sleep(0)
+        return await test(*args)  # type: ignore[arg-type]
+
+    limiter.test = slow_test  # type: ignore[method-assign]
+
+    async def burst() -> list[str | None]:
+        return list(await asyncio.gather(*(limits.hit("create", "10.0.0.9")
+                                           for _ in range(50))))
+
+    answers = asyncio.run(burst())
+    assert sum(answer is None for answer in answers) == 5

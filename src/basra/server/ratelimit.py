@@ -21,6 +21,7 @@ None
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -97,6 +98,7 @@ class RateLimits:
             options = {"implementation": "redispy",
                        "connection_pool": redis_pool(uri.removeprefix("async+"))}
         self._limiter = MovingWindowRateLimiter(storage_from_string(uri, **options))
+        self._locks: dict[str, asyncio.Lock] = {}
         self.storage_errors = 0
         """Counts that failed because the storage did (those requests went on)."""
 
@@ -129,11 +131,14 @@ class RateLimits:
             if not await self._limiter.hit(items[0], kind, address):
                 await self._refuse(kind, address, items[0])
             return
-        for item in items:
-            if not await self._limiter.test(item, kind, address):
-                await self._refuse(kind, address, item)
-        for item in items:
-            await self._limiter.hit(item, kind, address)
+        # several limits: tested, then counted, with no other request of this kind in
+        # between (else a burst would pass the tests together before any is counted)
+        async with self._locks.setdefault(kind, asyncio.Lock()):
+            for item in items:
+                if not await self._limiter.test(item, kind, address):
+                    await self._refuse(kind, address, item)
+            for item in items:
+                await self._limiter.hit(item, kind, address)
 
     async def _refuse(self, kind: str, address: str, item: RateLimitItem) -> None:
         reset = (await self._limiter.get_window_stats(item, kind, address)).reset_time
