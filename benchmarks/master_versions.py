@@ -16,7 +16,7 @@ master's options, its budget (``think_ms`` or ``samples``, ``workers``) and the 
 greedy rollouts on two worker processes for 1000 ms a move, no pruning, deal margins only.
 Playing it for real costs a core each and four times the time; ``--old-samples N`` plays
 instead the same search in compiled code with the N samples a move it made in its second
-(``--old-samples measure`` counts them here, on two worker processes, before the run).
+(``python benchmarks/master_samples.py --old --think-ms 1000`` counts them on this machine).
 
 Prints one JSON object: the first side's wins, Wilson interval, points per deal, its mean
 margin per deal over the seeds with a standard error (the two seatings of a seed count as
@@ -110,41 +110,15 @@ def play(args: tuple[str, int, int, list[str | dict[str, Any]]]
     return seed, rotation, winner, deals, mine, times
 
 
-def measure_old_samples(variant: str, decisions: int, seed: int) -> float:
-    """The median samples per move of the old master's search in its budget, here."""
-    from basra.bots.master import _fully_known, search_moves
-
-    rules = make_rules(variant)
-    expert = make_bot("expert", seed)
-    old = build(OLD_MASTER, seed)
-    assert isinstance(old, MasterBot)
-    counts: list[int] = []
-    match = Match(rules, seed, variant=variant)
-    pool = ProcessPoolExecutor(2)
-    try:
-        while len(counts) < decisions:
-            if match.is_over:
-                match = Match(rules, seed + len(counts) + 1, variant=variant)
-            view = observe(match, match.state.to_play)
-            if len(view.legal_moves) > 1 and not _fully_known(view):
-                jobs = [pool.submit(search_moves, view, 0.95, seed + i, None) for i in range(2)]
-                counts.append(sum(max(c for _, c in j.result()) for j in jobs))
-            match.play(expert.choose(view))
-    finally:
-        pool.shutdown()
-        close_bot(old)
-    return statistics.median(counts)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--first", type=side, default={}, help="a level or master options")
     parser.add_argument("--second", type=side, default="expert")
     parser.add_argument("--old-master", choices=("first", "second"),
                         help="that side is the master before the compiled search")
-    parser.add_argument("--old-samples", default=None,
+    parser.add_argument("--old-samples", type=int, default=None,
                         help="emulate the old master in compiled code at N samples a move "
-                             "(or 'measure')")
+                             "(benchmarks/master_samples.py --old says how many)")
     parser.add_argument("-v", "--variant", default="egyptian")
     parser.add_argument("-n", "--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1000)
@@ -158,8 +132,7 @@ def main(argv: list[str] | None = None) -> None:
         index = 0 if args.old_master == "first" else 1
         sides[index] = dict(OLD_MASTER)
         if args.old_samples is not None:
-            old_samples = (measure_old_samples(args.variant, 40, args.seed)
-                           if args.old_samples == "measure" else float(args.old_samples))
+            old_samples = args.old_samples
             sides[index] = {**OLD_MASTER, "compiled": True, "workers": 1,
                             "samples": int(old_samples)}
             print(f"old master emulated at {int(old_samples)} samples a move", file=sys.stderr)
