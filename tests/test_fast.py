@@ -158,9 +158,22 @@ def test_the_batch_history_holds_the_other_seats_plays_of_this_batch() -> None:
     assert view.batch == 2
     history, held = core.batch_history(view)
     plays = list(view.plays)[8:]
-    expected = [(p.seat, floors[8 + i], p.card | p.captured << 6)
+    expected = [(p.seat, p.card | p.captured << 6, floors[8 + i])
                 for i, p in enumerate(plays) if p.seat != seat]
-    assert [tuple(int(x) for x in row) for row in history] == expected
+    context = kernels.H_CONTEXT
+    assert [(int(row[kernels.H_SEAT]), int(row[kernels.H_MOVE]),
+             int(row[context + kernels.X_FLOOR])) for row in history] == expected
+    for row, play in zip(history, [p for p in plays if p.seat != seat], strict=True):
+        # what that seat knew: the floor and piles in sight, the next hand's size
+        piles = [int(p) for p in row[kernels.H_PILES:kernels.H_PILES + 2]]
+        assert int(row[context + kernels.X_UNSEEN]) == (
+            int(row[context + kernels.X_FLOOR]) | piles[0] | piles[1])
+        before = plays.index(play)
+        replies = sum(1 for p in plays[:before] if p.seat == seat)
+        assert int(row[context + kernels.X_REPLY_HAND]) == 4 - replies
+        assert not row[context + kernels.X_PARTNER]
+    # the piles of the last row grow to the observation's with the plays after it
+    assert all(int(row[kernels.H_PILES]) & ~view.piles[0] == 0 for row in history)
     other = [p for p in plays if p.seat != seat]
     for j, play in enumerate(other):
         # The cards that seat still held at that play: its card and every later one.
@@ -176,23 +189,36 @@ def test_inference_weighs_down_hands_that_would_not_have_trailed() -> None:
     def mask(text: str) -> int:
         return sum(1 << card for card in parse_cards(text))
 
-    # Seat 1 trailed the 3♣ on a lone 5♥ while the stock lasted.
-    history = np.array([[1, mask("5H"), parse_card("3C")]], np.int64)
+    # Seat 1 trailed the 3♣ on a lone 5♥ while the stock lasted (seat 0 to reply with
+    # three cards).
+    history = np.zeros((1, kernels.HISTORY_COLUMNS), np.int64)
+    history[0, kernels.H_SEAT] = 1
+    history[0, kernels.H_MOVE] = parse_card("3C")
+    history[0, kernels.H_CONTEXT + kernels.X_FLOOR] = mask("5H")
+    history[0, kernels.H_CONTEXT + kernels.X_UNSEEN] = mask("5H")
+    history[0, kernels.H_CONTEXT + kernels.X_REPLY_HAND] = 3
     held = np.array([mask("3C")], np.int64)
 
-    def weight(hand_now: str) -> float:
+    def weight(hand_now: str, policy: int) -> float:
         sample = np.zeros(kernels.STATE_SIZE, np.int64)
         sample[kernels.S_HANDS + 1] = mask(hand_now)
         return float(kernels.likelihood(
-            fast.cfg, fast.cards, sample, history, held, True, 2.0,
-            np.empty(kernels.MAX_MOVES, np.int64), np.empty(kernels.MAX_OPTIONS, np.int64),
-            kernels.new_memo()))
+            fast.cfg, fast.cards, sample, history, held, policy, 2.0,
+            np.empty(kernels.MAX_MOVES, np.int64), np.empty(kernels.MAX_MOVES),
+            np.empty(52), np.empty(kernels.EXPERT_CONTEXT, np.int64),
+            np.empty(kernels.MAX_OPTIONS, np.int64), kernels.new_memo()))
 
-    could_basra = weight("5S 9C")  # the 5♠ took the lone 5♥ as a basra: why trail?
-    nothing_better = weight("9C KD")  # every card trails: the 3♣ was as good as any
-    assert 0 < could_basra < 0.01 < 0.2 < nothing_better <= 1
-    # A hand with a Jack kept for a richer floor is less likely, not ruled out.
-    assert could_basra < weight("JC 9C") < nothing_better
+    for policy in (3, 4):  # a greedy player keeping its sweepers, and the expert
+        could_basra = weight("5S 9C", policy)  # the 5♠ took the lone 5♥ as a basra
+        nothing_better = weight("9C KD", policy)  # every card trails
+        assert 0 < could_basra < 0.01 < nothing_better <= 1
+        # A hand with a Jack kept for a richer floor is less likely, not ruled out.
+        assert could_basra < weight("JC 9C", policy) < nothing_better
+    assert weight("9C KD", 3) > 0.2  # greedy: the lowest card laid, as good as any
+    # The expert weighs what each laid card hands the next player: the 3♣ beside the 5♥
+    # gives an 8 both cards, where the K♦ gives a King only itself: less likely with a K♦
+    # in hand than with a 10♦ (laid, it would hand over 3 points and the 5♥ to a 5).
+    assert weight("KD 9C", 4) < weight("10D 9C", 4)
 
 
 def test_search_with_inference_is_reproducible_and_ranks_every_move() -> None:
@@ -253,14 +279,17 @@ def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     assert stats.sums[index] / stats.visits[index] == pytest.approx(exact[chosen], abs=0.5)
 
 
+@pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0}],
+                         ids=["tree", "expert rollouts and inference"])
 @pytest.mark.parametrize(("name", "players"), GAMES)
-def test_the_tree_searching_master_plays_legal_moves(name: str, players: int) -> None:
+def test_the_master_plays_legal_moves_with_other_settings(
+        name: str, players: int, options: dict[str, object]) -> None:
     from basra.bots.master import MasterBot, SearchSettings
     from basra.match import Match
     from basra.observe import observe
 
     match = Match(PRESETS[name].rules_for(players), seed=players, variant=name)
-    bot = MasterBot(1, samples=30, settings=SearchSettings(tree=True))
+    bot = MasterBot(1, samples=30, settings=SearchSettings(**options))  # type: ignore[arg-type]
     for _ in range(3 * players * 4):
         if match.is_over:
             break
@@ -285,3 +314,69 @@ def test_fixed_samples_do_not_depend_on_the_clock(monkeypatch: pytest.MonkeyPatc
     slow = core.observation_search(view, 0.0, 4, samples=3000, match_bonus=50.0)
     assert slow == normal
     assert max(normal.visits) == 3000
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_the_compiled_expert_plays_as_the_expert(name: str, players: int) -> None:
+    """Rollout policy 4 is the expert's choice, on what the seat to play may see (the
+    other hands and the stock are unseen to it, not read)."""
+    from basra.bots.expert import ExpertBot
+    from basra.observe import observe_state
+    from basra.state import apply, legal_moves
+
+    rules = PRESETS[name].rules_for(players)
+    fast = core.fast_rules(rules)
+    rng = random.Random(players)
+    expert = ExpertBot(0)
+    values = np.empty(52)
+    context = np.empty(kernels.EXPERT_CONTEXT, np.int64)
+    options = np.empty(kernels.MAX_OPTIONS, np.int64)
+    decided = 0
+    for number in range(6):
+        state = new_deal(rules, number % players, rng)
+        while not state.is_over:
+            moves = legal_moves(state)
+            if len(moves) > 1:
+                worth = dict(expert.move_values(observe_state(state, state.to_play)))
+                chosen = kernels.expert_move(
+                    fast.cfg, fast.cards, core.to_array(state), np.array(moves, np.int64),
+                    len(moves), np.array([number * 2 + 1], np.uint64), values, context,
+                    options, fast.memo)
+                assert worth[chosen] == pytest.approx(max(worth.values()), abs=1e-9)
+                decided += 1
+            state = apply(state, rng.choice(moves))
+    assert decided > 50
+
+
+def test_the_compiled_expert_reads_no_hidden_card() -> None:
+    """Two deals that differ only in cards the seat to play has not seen get the same
+    move from policy 4 (the same random numbers for ties)."""
+    from basra.state import legal_moves
+
+    rules = make_rules("egyptian")
+    fast = core.fast_rules(rules)
+    values = np.empty(52)
+    context = np.empty(kernels.EXPERT_CONTEXT, np.int64)
+    options = np.empty(kernels.MAX_OPTIONS, np.int64)
+    rng = random.Random(3)
+    for number in range(40):
+        state = new_deal(rules, 0, rng)
+        truth = core.to_array(state)
+        seat = state.to_play
+        moves = np.array(legal_moves(state), np.int64)
+        # another deal of the hidden cards: the other hand and the stock shuffled together
+        other = 1 - seat
+        hidden = [c for c in range(52) if (state.stock_mask() | state.hands[other]) >> c & 1]
+        rng.shuffle(hidden)
+        swapped = truth.copy()
+        swapped[kernels.S_HANDS + other] = sum(1 << c for c in hidden[:4])
+        position = 4
+        for b in range(int(truth[kernels.S_BATCHES_COUNT])):
+            for s in range(2):
+                swapped[kernels.S_BATCHES + 4 * b + s] = sum(
+                    1 << c for c in hidden[position:position + 4])
+                position += 4
+        picks = [kernels.expert_move(fast.cfg, fast.cards, st, moves, len(moves),
+                                     np.array([number * 2 + 1], np.uint64), values, context,
+                                     options, fast.memo) for st in (truth, swapped)]
+        assert picks[0] == picks[1]

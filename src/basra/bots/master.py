@@ -48,7 +48,8 @@ player's best reply) 69 (11.5), three times slower (docs/strength.md)."""
 INFER_TAU = 0.0
 """Inference from the other seats' plays of the batch: each sample is weighted by how
 likely their plays are with the hands it deals them, by a softmax of this temperature
-over their moves' greedy values (0: every sample weighs the same)."""
+over their moves' values as the rollout policy weighs them (the expert's for policy 4,
+else greedy keeping sweepers; 0: every sample weighs the same)."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""
@@ -96,7 +97,10 @@ class SearchSettings:
     """How the master searches (the defaults are the master's play)."""
 
     policy: int = ROLLOUT_POLICY
-    """The compiled search's rollout policy (:func:`basra.fast.kernels.policy_move`)."""
+    """The compiled search's rollout policy (:func:`basra.fast.kernels.policy_move`): 1
+    greedy, 2 greedy less the next player's best reply, 3 greedy keeping its sweepers,
+    4 the expert's play (:func:`basra.fast.kernels.expert_move`, about five times slower
+    a sample)."""
     infer_tau: float = INFER_TAU
     """The compiled search's inference temperature (0: none)."""
     prune: bool = True

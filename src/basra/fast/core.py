@@ -185,7 +185,10 @@ def compile_kernels() -> float:
     k.new_deal(fast.cfg, base, 0, np.array([1], np.uint64))
     moves = np.array(legal_moves(fast, base), np.int64)
     unseen = np.arange(0, 0, dtype=np.int64)
-    history = np.array([[1, base[k.S_FLOOR], moves[0]]], np.int64)
+    history = np.zeros((1, k.HISTORY_COLUMNS), np.int64)
+    history[0, k.H_SEAT] = 1
+    history[0, k.H_MOVE] = moves[0]
+    history[0, k.H_CONTEXT + k.X_FLOOR] = base[k.S_FLOOR]
     k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
              np.array([1], np.uint64), np.zeros((4, len(moves))),
@@ -343,24 +346,48 @@ def _prune(stats: k.FloatArray, active: k.BoolArray) -> None:
 
 
 def batch_history(observation: Observation) -> tuple[k.Array, k.Array]:
-    """The other seats' plays of the batch being played, for inference: rows of (seat,
-    floor before the play, move), and per row the cards that seat has played since then
-    in this batch, that play's card included (it held them all at that moment)."""
+    """The other seats' plays of the batch being played, for inference: one row per play
+    (``kernels.H_*`` columns: the seat, its move and what it knew when it chose it), and
+    per row the cards that seat has played since then in this batch, that play's card
+    included (it held them all at that moment)."""
+    rules = observation.rules
     players = len(observation.seats)
-    per_batch = players * observation.rules.hand_size
+    per_batch = players * rules.hand_size
     floor = observation.initial_floor
-    rows: list[tuple[int, int, int]] = []
+    piles = [0] * 4
     first = (observation.batch - 1) * per_batch
+    played = [0] * players  # plays of each seat in this batch so far
+    late = observation.stock_count == 0
+    rows: list[list[int]] = []
     for index, play in enumerate(observation.plays):
-        if index >= first and play.seat != observation.seat:
-            rows.append((play.seat, floor, play.card | play.captured << 6))
-        floor = floor ^ play.captured if play.captured else floor | 1 << play.card
-    history = np.array(rows, np.int64).reshape(len(rows), 3)
+        if index >= first:
+            if play.seat != observation.seat:
+                following = observation.turns[play.seat]
+                row = [0] * k.HISTORY_COLUMNS
+                row[k.H_SEAT] = play.seat
+                row[k.H_MOVE] = play.card | play.captured << 6
+                context = k.H_CONTEXT
+                row[context + k.X_FLOOR] = floor
+                row[context + k.X_UNSEEN] = floor | piles[0] | piles[1] | piles[2] | piles[3]
+                # the batch goes on after it (this seat is still to play in it)
+                row[context + k.X_REPLY_HAND] = rules.hand_size - played[following]
+                row[context + k.X_LATE] = late
+                row[context + k.X_PARTNER] = (rules.side_of[following]
+                                              == rules.side_of[play.seat])
+                row[k.H_PILES:k.H_PILES + 4] = piles
+                rows.append(row)
+            played[play.seat] += 1
+        if play.captured:
+            floor ^= play.captured
+            piles[rules.side_of[play.seat]] |= play.captured | 1 << play.card
+        else:
+            floor |= 1 << play.card
+    history = np.array(rows, np.int64).reshape(len(rows), k.HISTORY_COLUMNS)
     held = np.zeros(len(rows), np.int64)
-    for j, (seat, _, _move) in enumerate(rows):
+    for j, row in enumerate(rows):
         for later in rows[j:]:
-            if later[0] == seat:
-                held[j] |= 1 << (later[2] & 63)
+            if later[k.H_SEAT] == row[k.H_SEAT]:
+                held[j] |= 1 << (later[k.H_MOVE] & 63)
     return history, held
 
 

@@ -703,17 +703,253 @@ def _best_reply(cfg: Array, cards: Array, hand: int, floor: int, replies: Array,
     return max(best, 0.0)
 
 
+def _comb_table() -> FloatArray:
+    table = np.zeros((53, 53))
+    for n in range(53):
+        table[n, 0] = 1.0
+        for r in range(1, n + 1):
+            table[n, r] = table[n - 1, r - 1] + (table[n - 1, r] if r < n else 0.0)
+    return table
+
+
+COMB = _comb_table()
+"""``COMB[n, r]``: n choose r, for the expected best reply (:func:`_expected_best`)."""
+SEVENS_CLASS = 13
+"""The reply class of a 7♦ with a role of its own; every other card's class is its rank."""
+
+
+@njit(cache=True)
+def card_weight(cfg: Array, piles: Array, side: int) -> float:
+    """:func:`basra.bots.expert.card_weight` from the sides' ``piles`` (no carried prize):
+    a captured card's worth in the majority race, from how open the race still is."""
+    sides = cfg[C_SIDES]
+    mine = popcount(piles[side])
+    best_other = 0
+    piled = mine
+    for s in range(sides):
+        if s != side:
+            count = popcount(piles[s])
+            piled += count
+            best_other = max(best_other, count)
+    remaining = 52 - piled
+    if mine - best_other > remaining or best_other - mine > remaining:
+        return 0.05
+    weight = 2.0 * float(cfg[C_MAJORITY_POINTS]) / max(remaining, 8) / max(1, sides - 1)
+    return float(max(0.05, min(1.5, weight)))
+
+
+@njit(cache=True)
+def clubs_weight(cfg: Array, piles: Array, side: int) -> float:
+    """:func:`basra.bots.expert.clubs_weight` from the sides' ``piles``: a captured club's
+    worth in the race for the clubs prize (Pasur), 0 without one or once it is decided."""
+    if not cfg[C_CLUBS_POINTS]:
+        return 0.0
+    mine = popcount(piles[side] & CLUBS)
+    best_other = 0
+    piled = mine
+    for s in range(cfg[C_SIDES]):
+        if s != side:
+            count = popcount(piles[s] & CLUBS)
+            piled += count
+            best_other = max(best_other, count)
+    remaining = 13 - piled
+    if mine - best_other > remaining or best_other - mine > remaining:
+        return 0.0
+    return min(3.0, 2.0 * float(cfg[C_CLUBS_POINTS]) / max(remaining, 4))
+
+
+@njit(cache=True, inline="always")
+def _take_value(cfg: Array, cards: Array, floor: int, card: int, captured: int,
+                weight: float, clubs: float, basra_allowed: bool) -> float:
+    """The expert's worth of a capture: its cards' points, a basra's points, ``weight``
+    a card and ``clubs`` a club; 0 for a card laid."""
+    if not captured:
+        return 0.0
+    taken = captured | 1 << card
+    value = weight * popcount(taken) + clubs * popcount(taken & CLUBS)
+    rest = taken
+    while rest:
+        value += cards[K_POINTS, low_index(rest)]
+        rest &= rest - 1
+    if basra_allowed and is_basra(cfg, cards, floor, card, captured):
+        value += cfg[C_BASRA_POINTS]
+    return value
+
+
+@njit(cache=True)
+def _expected_best(cfg: Array, cards: Array, floor: int, unseen: int, hand: int,
+                   weight: float, clubs: float, basra_allowed: bool, values: FloatArray,
+                   options: Array, memo: Array) -> float:
+    """:func:`basra.bots.expert.expected_best_reply` over the cards of ``unseen``: the
+    expected most a hand of ``hand`` of them, drawn uniformly, takes this turn on
+    ``floor``. Cards of one reply class capture alike, so each class is searched once."""
+    u = popcount(unseen)
+    if u == 0 or hand <= 0 or not floor:
+        return 0.0
+    hand = min(hand, u)
+    k = 0
+    done = 0  # the classes searched
+    rest = unseen
+    while rest:
+        card = low_index(rest)
+        rest &= rest - 1
+        kind = cards[K_KIND, card]
+        group = SEVENS_CLASS if kind in (SEVEN_SWEEP, SEVEN_SMALL) else card >> 2
+        if done >> group & 1:
+            continue
+        done |= 1 << group
+        if cards[K_SWEEPS, card]:
+            found = 1
+            options[0] = floor
+        else:
+            found = capture_options(cfg, cards, card, floor, options, memo)
+        if not found:
+            continue
+        best = -1e18
+        for i in range(found):
+            best = max(best, _take_value(cfg, cards, floor, card, options[i], weight, clubs,
+                                         basra_allowed))
+        own = weight + cards[K_POINTS, card] + clubs * (CLUBS >> card & 1)
+        # every unseen card of this class takes the best option, its own points apart
+        members = unseen
+        while members:
+            other = low_index(members)
+            members &= members - 1
+            kind2 = cards[K_KIND, other]
+            group2 = SEVENS_CLASS if kind2 in (SEVEN_SWEEP, SEVEN_SMALL) else other >> 2
+            if group2 == group:
+                value = (best - own + weight + cards[K_POINTS, other]
+                         + clubs * (CLUBS >> other & 1))
+                if value > 0:
+                    values[k] = value
+                    k += 1
+    # the i-th best card is the best of the hand with chance C(u - i, h - 1) / C(u, h)
+    expected = 0.0
+    total = COMB[u, hand]
+    for i in range(k):
+        top = i
+        for j in range(i + 1, k):
+            if values[j] > values[top]:
+                top = j
+        values[i], values[top] = values[top], values[i]
+        expected += values[i] * COMB[u - i - 1, hand - 1] / total
+    return expected
+
+
+EXPERT_CONTEXT = 8
+"""What a seat knew when it chose a move, as :func:`expert_value` reads it: the floor,
+the cards it had not seen, the next player's hand size (0: none to come), whether the
+stock was out (``late``), whether the play was the deal's last, whether the next player
+was a partner, and the majority race's and the clubs race's worth of a card."""
+X_FLOOR = 0
+X_UNSEEN = 1
+X_REPLY_HAND = 2
+X_LATE = 3
+X_LAST_PLAY = 4
+X_PARTNER = 5
+
+
+@njit(cache=True)
+def expert_value(cfg: Array, cards: Array, context: Array, weight: float, clubs: float,
+                 move: int, scratch: FloatArray, options: Array, memo: Array) -> float:
+    """The expert's worth of ``move`` (:meth:`basra.bots.expert.ExpertBot.move_values`)
+    in ``context`` (see :data:`EXPERT_CONTEXT`): what it takes, less a laid point card's
+    risk and a sweeper spent while the stock lasts, less (plus, for a partner) the next
+    player's expected best reply with a hand drawn from the cards unseen to the mover.
+    ``scratch``: room for 52 floats."""
+    floor = context[X_FLOOR]
+    late = context[X_LATE] != 0
+    last_play = context[X_LAST_PLAY] != 0
+    basra_now = (cfg[C_LAST_PLAY_BASRA] or not last_play) and (cfg[C_LATE_BASRA] or not late)
+    card = move & 63
+    captured = move >> 6
+    value = _take_value(cfg, cards, floor, card, captured, weight, clubs, basra_now)
+    if not captured:
+        value -= 0.5 * cards[K_POINTS, card]
+    kind = cards[K_KIND, card]
+    if not late and kind in (JACK_KIND, SEVEN_SWEEP, SEVEN_SMALL):
+        value -= SWEEPER_KEEP
+    after = floor ^ captured if captured else floor | 1 << card
+    reply_hand = context[X_REPLY_HAND]
+    if reply_hand and after:
+        risk = _expected_best(cfg, cards, after, context[X_UNSEEN], reply_hand, weight,
+                              clubs, cfg[C_LATE_BASRA] or not late, scratch, options, memo)
+        value = value + risk if context[X_PARTNER] else value - risk
+    return value
+
+
+@njit(cache=True)
+def expert_context(cfg: Array, st: Array, context: Array) -> None:
+    """The :data:`EXPERT_CONTEXT` of the seat to play on a deal state, from what it may
+    know: its unseen cards are the other hands and the stock, whatever they hold."""
+    seat = st[S_TO_PLAY]
+    players = cfg[C_PLAYERS]
+    hand = st[S_HANDS + seat]
+    unseen = 0
+    held = 0
+    for s in range(players):
+        held += popcount(st[S_HANDS + s])
+        if s != seat:
+            unseen |= st[S_HANDS + s]
+    for b in range(st[S_NEXT_BATCH], st[S_BATCHES_COUNT]):
+        for s in range(players):
+            unseen |= st[S_BATCHES + 4 * b + s]
+    late = st[S_NEXT_BATCH] >= st[S_BATCHES_COUNT]
+    following = st[S_TURNS + seat]
+    if following == st[S_TURNS + st[S_DEALER]] and popcount(hand) == 1:
+        reply_hand = 0 if late else cfg[C_HAND_SIZE]  # the round ends with this play
+    else:
+        reply_hand = popcount(st[S_HANDS + following])
+    context[X_FLOOR] = st[S_FLOOR]
+    context[X_UNSEEN] = unseen
+    context[X_REPLY_HAND] = reply_hand
+    context[X_LATE] = late
+    context[X_LAST_PLAY] = late and held == 1
+    context[X_PARTNER] = cfg[C_SIDE_OF + following] == cfg[C_SIDE_OF + seat]
+
+
+@njit(cache=True)
+def expert_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
+                scratch: FloatArray, context: Array, options: Array, memo: Array) -> int:
+    """The expert's move (:class:`basra.bots.expert.ExpertBot`) among ``moves[:n]``, on
+    what the seat to play may know (:func:`expert_value`); ties broken at random."""
+    side = cfg[C_SIDE_OF + st[S_TO_PLAY]]
+    piles = st[S_PILES:S_PILES + 4]
+    weight = card_weight(cfg, piles, side)
+    clubs = clubs_weight(cfg, piles, side)
+    expert_context(cfg, st, context)
+    best = -1e18
+    ties = 0
+    chosen = moves[0]
+    for i in range(n):
+        move = moves[i]
+        value = expert_value(cfg, cards, context, weight, clubs, move, scratch, options, memo)
+        if value > best + 1e-9:
+            best = value
+            chosen = move
+            ties = 1
+        elif value > best - 1e-9:
+            ties += 1
+            if random_below(rng, ties) == 0:
+                chosen = move
+    return int(chosen)
+
+
 @njit(cache=True)
 def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
-                policy: int, replies: Array, options: Array, memo: Array) -> int:
+                policy: int, replies: Array, options: Array, memo: Array,
+                values: FloatArray) -> int:
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
     (:func:`move_value`), 2 greedy less the next player's best reply on the floor it
     leaves (plus half of it when the next player is a partner), 3 greedy keeping its
-    sweepers (:func:`kept_value`). Ties broken at random."""
+    sweepers (:func:`kept_value`), 4 the expert's (:func:`expert_move`). Ties broken at
+    random. ``values``: room for 52 floats."""
     if n == 1:
         return int(moves[0])
     if policy == 0:
         return int(moves[random_below(rng, n)])
+    if policy == 4:
+        return expert_move(cfg, cards, st, moves, n, rng, values, replies, options, memo)
     floor = st[S_FLOOR]
     if policy == 3:
         early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
@@ -760,12 +996,13 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
 @njit(cache=True)
 def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array, policy: int,
-                   replies: Array) -> None:
+                   replies: Array, values: FloatArray) -> None:
     """Every seat plays the rollout policy to the end of the deal (in place)."""
     while not is_over(st):
         hand = st[S_HANDS + st[S_TO_PLAY]]
         n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
-        move = policy_move(cfg, cards, st, moves, n, rng, policy, replies, options, memo)
+        move = policy_move(cfg, cards, st, moves, n, rng, policy, replies, options, memo,
+                           values)
         _apply_inline(cfg, cards, st, move)
 
 
@@ -949,31 +1186,65 @@ def _match_outcome(cfg: Array, totals: Array, deal: Array, side: int, target: in
     return 0
 
 
+H_SEAT = 0
+H_MOVE = 1
+H_CONTEXT = 2
+"""History rows (:func:`likelihood`): the seat, its move, the :data:`EXPERT_CONTEXT` it
+chose in (the ``X_UNSEEN`` column holds the cards then in sight, floor and piles: its
+unseen cards are the rest of those not in the hand a sample gives it), and the sides'
+piles then (four columns)."""
+H_PILES = H_CONTEXT + EXPERT_CONTEXT
+HISTORY_COLUMNS = H_PILES + 4
+ALL_CARDS = (1 << 52) - 1
+
+
 @njit(cache=True)
 def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Array,
-               early: bool, tau: float, replies: Array, options: Array,
-               memo: Array) -> float:
+               policy: int, tau: float, replies: Array, worth: FloatArray,
+               scratch: FloatArray, context: Array, options: Array, memo: Array) -> float:
     """How likely the other seats' plays of this batch are on a sampled deal: the product,
-    over each play ``history[j]`` = (seat, floor, move), of the chance that a player who
-    weighs moves by :func:`kept_value` picks it, ``exp(value / tau)`` against the other
-    moves of the hand it then held (its sampled hand and the cards ``held[j]`` it has
-    played since). A deal whose hands would have played otherwise counts less."""
+    over each play ``history[j]`` (see ``H_*``), of the chance that a player who weighs
+    moves as the rollout ``policy`` does (the expert's :func:`expert_value` for policy 4,
+    else :func:`kept_value`) picks it, ``exp(value / tau)`` against the other moves of
+    the hand it then held (its sampled hand and the cards ``held[j]`` it has played
+    since). A deal whose hands would have played otherwise counts less. ``worth``: room
+    for a float a move."""
     weight = 1.0
+    per_card = 0.0
+    clubs = 0.0
     for j in range(history.shape[0]):
-        seat = history[j, 0]
-        floor = history[j, 1]
-        chosen = history[j, 2]
+        seat = history[j, H_SEAT]
+        chosen = history[j, H_MOVE]
+        for x in range(EXPERT_CONTEXT):
+            context[x] = history[j, H_CONTEXT + x]
+        floor = context[X_FLOOR]
         hand = sample[S_HANDS + seat] | held[j]
         n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
         if n < 2:
             continue
+        if policy == 4:
+            piles = history[j, H_PILES:H_PILES + 4]
+            side = cfg[C_SIDE_OF + seat]
+            per_card = card_weight(cfg, piles, side)
+            clubs = clubs_weight(cfg, piles, side)
+            context[X_UNSEEN] = ALL_CARDS & ~(history[j, H_CONTEXT + X_UNSEEN] | hand)
+        early = context[X_LATE] == 0
         top = -1e18
+        mine = 0.0
         for i in range(n):
-            top = max(top, kept_value(cfg, cards, floor, replies[i], early))
+            if policy == 4:
+                value = expert_value(cfg, cards, context, per_card, clubs, replies[i],
+                                     scratch, options, memo)
+            else:
+                value = kept_value(cfg, cards, floor, replies[i], early)
+            worth[i] = value
+            top = max(top, value)
+            if replies[i] == chosen:
+                mine = value
         total = 0.0
         for i in range(n):
-            total += np.exp((kept_value(cfg, cards, floor, replies[i], early) - top) / tau)
-        weight *= np.exp((kept_value(cfg, cards, floor, chosen, early) - top) / tau) / total
+            total += np.exp((worth[i] - top) / tau)
+        weight *= np.exp((mine - top) / tau) / total
     return weight
 
 
@@ -996,6 +1267,9 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
+    scratch = np.empty(52)
+    worth = np.empty(MAX_MOVES)
+    context = np.empty(EXPERT_CONTEXT, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     options = np.empty(MAX_OPTIONS, np.int64)
     memo = new_memo()
@@ -1004,9 +1278,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
         sample_into(cfg, base, unseen, counts, order, seat, rng, sample)
         weight = 1.0
         if tau > 0 and history.shape[0]:
-            weight = likelihood(cfg, cards, sample, history, held,
-                                sample[S_NEXT_BATCH] < sample[S_BATCHES_COUNT], tau,
-                                replies, options, memo)
+            weight = likelihood(cfg, cards, sample, history, held, policy, tau, replies,
+                                worth, scratch, context, options, memo)
         state = rng[0]
         for i in range(candidates.shape[0]):
             if not active[i]:
@@ -1014,7 +1287,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             rng[0] = state  # the same rollout randomness for every move
             st[:] = sample
             apply(cfg, cards, st, candidates[i])
-            policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies)
+            policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies,
+                           scratch)
             value = margin(cfg, cards, st, side, carry, total)
             if match_bonus:
                 value += match_bonus * _match_outcome(cfg, totals, total, side, target)
@@ -1074,6 +1348,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     st = np.zeros(STATE_SIZE, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
+    scratch = np.empty(52)
     options = np.empty(MAX_OPTIONS, np.int64)
     memo = new_memo()
     total = np.zeros(4, np.int64)
@@ -1151,7 +1426,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
             node = best
             depth += 1
             path[depth] = node
-        policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies)
+        policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies, scratch)
         deal_score(cfg, cards, st, carry, total)
         for s in range(sides):
             others = 0.0
