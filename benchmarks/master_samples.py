@@ -73,13 +73,15 @@ def main(argv: list[str] | None = None) -> None:
             elif settings.tree:
                 tree = observation_tree_search(view, seconds, seed, policy=settings.policy,
                                                match_bonus=settings.match_bonus,
-                                               exploration=settings.exploration)
+                                               exploration=settings.exploration,
+                                               win_chance=settings.win_chance)
                 counts.append(sum(tree.visits))
             else:
                 stats = observation_search(view, seconds, seed, policy=settings.policy,
                                            prune=settings.prune,
                                            match_bonus=settings.match_bonus,
-                                           infer_tau=settings.infer_tau)
+                                           infer_tau=settings.infer_tau,
+                                           win_chance=settings.win_chance)
                 counts.append(max(stats.visits))
         match.play(expert.choose(view))
     counts.sort()

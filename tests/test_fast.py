@@ -279,8 +279,10 @@ def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     assert stats.sums[index] / stats.visits[index] == pytest.approx(exact[chosen], abs=0.5)
 
 
-@pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0}],
-                         ids=["tree", "expert rollouts and inference"])
+@pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0},
+                                     {"win_chance": True}, {"tree": True, "win_chance": True}],
+                         ids=["tree", "expert rollouts and inference", "win chance",
+                              "tree and win chance"])
 @pytest.mark.parametrize(("name", "players"), GAMES)
 def test_the_master_plays_legal_moves_with_other_settings(
         name: str, players: int, options: dict[str, object]) -> None:
@@ -380,3 +382,30 @@ def test_the_compiled_expert_reads_no_hidden_card() -> None:
                                      np.array([number * 2 + 1], np.uint64), values, context,
                                      options, fast.memo) for st in (truth, swapped)]
         assert picks[0] == picks[1]
+
+
+def test_win_chances_follow_the_deals_scores() -> None:
+    """Every deal gives 6 points to one side or the other, evenly: to 10, a side with 6
+    or 4 against nothing wins three times in four, level sides half the time."""
+    chances = kernels.win_chances(np.array([[6, 0]], np.int64), 10)
+    assert chances[0, 0] == pytest.approx(0.5)
+    assert chances[6, 0] == pytest.approx(0.75)
+    assert chances[4, 0] == pytest.approx(0.75)
+    assert chances[4, 6] == pytest.approx(0.5)  # whoever scores next wins
+    assert chances[0, 6] == pytest.approx(0.25)
+    # after a deal: the target decides, level at or past it is a half
+    assert kernels.win_chance(chances, 10, 12, 6) == 1.0
+    assert kernels.win_chance(chances, 10, 6, 12) == 0.0
+    assert kernels.win_chance(chances, 10, 10, 10) == 0.5
+    assert kernels.win_chance(chances, 10, 6, 0) == pytest.approx(0.75)
+
+
+def test_win_chances_of_a_real_game_are_fair_and_ordered() -> None:
+    fast = core.fast_rules(make_rules("egyptian"))
+    chances = core.win_chances(fast, 101, deals=300)
+    assert chances.shape == (101, 101)
+    assert np.allclose(chances + chances.T, 1.0)  # either side's view of the same totals
+    assert chances[0, 0] == pytest.approx(0.5)
+    assert np.all(np.diff(chances, axis=0) >= -1e-12)  # more points never hurt
+    assert np.all(np.diff(chances, axis=1) <= 1e-12)
+    assert 0.5 < chances[60, 40] < chances[90, 40] < 1.0

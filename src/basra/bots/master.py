@@ -55,6 +55,11 @@ MATCH_BONUS = 50.0
 target the master plays for the match, not only for the deal's margin."""
 
 
+WIN_CHANCE = False
+"""Whether the compiled search values a sample by the chance to win the match from the
+totals after its deal (two sides), rather than by the deal's margin and the bonus."""
+
+
 class MoveEstimate(NamedTuple):
     """A move's estimated points margin to the end of the deal, and on how many samples."""
 
@@ -107,6 +112,9 @@ class SearchSettings:
     """Whether the compiled search stops sampling moves clearly worse than the best."""
     match_bonus: float = MATCH_BONUS
     """Points a sampled deal that ends the match is worth more (won) or less (lost)."""
+    win_chance: bool = WIN_CHANCE
+    """Two sides: a sampled deal is worth the chance to win the match from the totals
+    after it (:func:`basra.fast.core.win_chances`) instead of its margin and bonus."""
     tree: bool = False
     """Search with information-set MCTS (:func:`basra.fast.core.observation_tree_search`)
     instead of flat determinized sampling; the move played is the most visited."""
@@ -129,12 +137,14 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
             stats = observation_tree_search(observation, seconds, seed, samples,
                                             policy=settings.policy,
                                             match_bonus=settings.match_bonus,
-                                            exploration=settings.exploration)
+                                            exploration=settings.exploration,
+                                            win_chance=settings.win_chance)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=settings.policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
-                                   infer_tau=settings.infer_tau)
+                                   infer_tau=settings.infer_tau,
+                                   win_chance=settings.win_chance)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]

@@ -44,6 +44,7 @@ __all__ = [
     "random_deals",
     "sample_observation",
     "to_array",
+    "win_chances",
 ]
 
 _CHOICE = {
@@ -193,13 +194,14 @@ def compile_kernels() -> float:
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
              np.array([1], np.uint64), np.zeros((4, len(moves))),
              np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
-             np.zeros(1, np.int64), 1.0)
+             np.zeros(1, np.int64), 1.0, np.zeros((0, 0)))
+    win_chances(fast, 101, deals=4)
     tree = np.empty((k.TREE_ROWS, len(moves) + 2), np.int64)
     sums = np.empty(len(moves) + 2)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, 0)], np.int64)
     k.tree_search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
                   np.array([1, 0], np.int64), 0, 0, 1, 1, np.array([1], np.uint64), tree,
-                  sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0)
+                  sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)))
     return time.perf_counter() - start
 
 
@@ -217,7 +219,7 @@ class SearchStats(NamedTuple):
 def observation_search(observation: Observation, seconds: float, seed: int,
                        samples: int | None = None, policy: int = 1,
                        prune: bool = True, match_bonus: float = 0.0,
-                       infer_tau: float = 0.0) -> SearchStats:
+                       infer_tau: float = 0.0, win_chance: bool = False) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -232,6 +234,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     target). ``infer_tau`` > 0: each sample is weighted by how likely the other seats'
     plays of this batch are with the hands it deals them
     (:func:`basra.fast.kernels.likelihood`, a softmax of temperature ``infer_tau``).
+    ``win_chance`` (two sides): a sample is worth 100 times the chance to win the match
+    from the totals after its deal (:func:`win_chances`) instead of its margin.
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
@@ -245,11 +249,12 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     side = observation.side
     carry = observation.carry
     totals = _match_totals(observation)
+    chances = _chances(observation, win_chance)
 
     def run(chunk: int) -> None:
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
                  carry, moves, active, chunk, policy, rng, stats, visits, totals,
-                 observation.target, match_bonus, history, held, infer_tau)
+                 observation.target, match_bonus, history, held, infer_tau, chances)
 
     def between(done: int) -> None:
         if prune and done >= 24 and active.sum() > 1:
@@ -262,15 +267,15 @@ def observation_search(observation: Observation, seconds: float, seed: int,
 
 def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             samples: int | None = None, policy: int = 1,
-                            match_bonus: float = 0.0, exploration: float = 20.0
-                            ) -> SearchStats:
+                            match_bonus: float = 0.0, exploration: float = 20.0,
+                            win_chance: bool = False) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
     random, descends the tree of moves through those legal on that deal, adds a node and
     finishes the deal with the rollout ``policy``. Per legal move: the sum of the values
     of the iterations through it and their number (``weights`` and ``visits`` both);
-    ``squares`` are not kept (0)."""
+    ``squares`` are not kept (0). ``win_chance``: as :func:`observation_search`."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
@@ -281,16 +286,50 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, observation.side)], np.int64)
     rng = np.array([(seed << 1) | 1], np.uint64)
     totals = _match_totals(observation)
+    chances = _chances(observation, win_chance)
 
     def run(chunk: int) -> None:
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
                       observation.carry, chunk, policy, rng, tree, sums, used, totals,
-                      observation.target, match_bonus, exploration)
+                      observation.target, match_bonus, exploration, chances)
 
     _in_chunks(run, seconds, samples, 32)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
     return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
                        [float(v) for v in visits], visits)
+
+
+WIN_CHANCE_DEALS = 2000
+"""Deals of the expert against itself that :func:`win_chances` learns a deal's points
+from."""
+
+
+@lru_cache(maxsize=32)
+def _win_table(rules: Rules, target: int) -> k.FloatArray:
+    fast = fast_rules(rules)
+    scores = np.zeros((WIN_CHANCE_DEALS, 4), np.int64)
+    k.deal_scores(fast.cfg, fast.cards, WIN_CHANCE_DEALS, 0, 4, scores)
+    table = k.win_chances(scores[:, :2], target)
+    table.flags.writeable = False
+    return table
+
+
+def win_chances(fast: FastRules, target: int, deals: int = WIN_CHANCE_DEALS) -> k.FloatArray:
+    """A two-sided game's chances to win a match to ``target`` from each pair of totals
+    before a deal (``[mine, theirs]``), when deals score as the expert's against itself
+    (``deals`` of them, played once per rules and target, and kept)."""
+    if deals == WIN_CHANCE_DEALS:
+        return _win_table(fast.rules, target)
+    scores = np.zeros((deals, 4), np.int64)
+    k.deal_scores(fast.cfg, fast.cards, deals, 0, 4, scores)
+    return k.win_chances(scores[:, :2], target)
+
+
+def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
+    """The win-chance table a search values its samples by, or an empty one (margins)."""
+    if not wanted or observation.rules.sides != 2:
+        return np.zeros((0, 0))
+    return win_chances(fast_rules(observation.rules), observation.target)
 
 
 def _match_totals(observation: Observation) -> k.Array:

@@ -1186,6 +1186,62 @@ def _match_outcome(cfg: Array, totals: Array, deal: Array, side: int, target: in
     return 0
 
 
+@njit(cache=True)
+def deal_scores(cfg: Array, cards: Array, deals: int, seed: int, policy: int,
+                out: Array) -> None:
+    """Deal and play ``deals`` deals with every seat on the rollout ``policy`` (the
+    dealer going round), each deal's points per side into a row of ``out``."""
+    st = np.zeros(STATE_SIZE, np.int64)
+    moves = np.empty(MAX_MOVES, np.int64)
+    replies = np.empty(MAX_MOVES, np.int64)
+    options = np.empty(MAX_OPTIONS, np.int64)
+    scratch = np.empty(52)
+    memo = new_memo()
+    total = np.zeros(4, np.int64)
+    rng = np.array([seed * 2 + 1], np.uint64)
+    for d in range(deals):
+        new_deal(cfg, st, d % cfg[C_PLAYERS], rng)
+        policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies, scratch)
+        deal_score(cfg, cards, st, 0, total)
+        for side in range(cfg[C_SIDES]):
+            out[d, side] = total[side]
+
+
+@njit(cache=True)
+def win_chances(scores: Array, target: int) -> FloatArray:
+    """``chances[x, y]``: the chance that a side with ``x`` points wins a match to
+    ``target`` against one with ``y``, before a deal, when every deal scores like a row
+    of ``scores`` (two sides' points, dealt to either side alike): a match reaching the
+    target with both level counts a half."""
+    chances = np.zeros((target, target))
+    n = scores.shape[0]
+    for x in range(target - 1, -1, -1):
+        for y in range(target - 1, -1, -1):
+            total = 0.0
+            count = 0
+            for i in range(n):
+                for first in range(2):
+                    a = scores[i, first]
+                    b = scores[i, 1 - first]
+                    if a == 0 and b == 0:
+                        continue
+                    total += win_chance(chances, target, x + a, y + b)
+                    count += 1
+            chances[x, y] = total / count if count else 0.5
+    return chances
+
+
+@njit(cache=True, inline="always")
+def win_chance(chances: FloatArray, target: int, mine: int, theirs: int) -> float:
+    """The chance to win the match from ``mine`` against ``theirs`` points after a deal
+    (:func:`win_chances`): decided when either reached the target."""
+    if mine >= target or theirs >= target:
+        if mine > theirs:
+            return 1.0
+        return 0.0 if mine < theirs else 0.5
+    return float(chances[max(mine, 0), max(theirs, 0)])
+
+
 H_SEAT = 0
 H_MOVE = 1
 H_CONTEXT = 2
@@ -1253,7 +1309,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            counts: Array, order: Array, seat: int, side: int, carry: int,
            candidates: Array, active: BoolArray, samples: int, policy: int,
            rng: UArray, stats: FloatArray, visits: Array, totals: Array, target: int,
-           match_bonus: float, history: Array, held: Array, tau: float) -> None:
+           match_bonus: float, history: Array, held: Array, tau: float,
+           chances: FloatArray) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
     active candidate move on that same deal, finish with the rollout policy for every
     seat and add the value to the move's statistics (common random numbers across
@@ -1262,8 +1319,10 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
 
     The value is the deal's margin, plus ``match_bonus`` when the deal ends the match
     (some side reaches ``target`` from the match ``totals``) with this side strictly
-    ahead, minus it when another side is ahead. With ``tau`` > 0 a sample weighs what the
-    other seats' plays of this batch say of their hands (:func:`likelihood`); else 1."""
+    ahead, minus it when another side is ahead; with a table of ``chances`` (two sides;
+    empty: none) it is 100 times the chance to win the match from the totals after the
+    deal instead (:func:`win_chance`). With ``tau`` > 0 a sample weighs what the other
+    seats' plays of this batch say of their hands (:func:`likelihood`); else 1."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1290,7 +1349,10 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies,
                            scratch)
             value = margin(cfg, cards, st, side, carry, total)
-            if match_bonus:
+            if chances.shape[0]:
+                value = 100.0 * win_chance(chances, target, totals[side] + total[side],
+                                           totals[1 - side] + total[1 - side])
+            elif match_bonus:
                 value += match_bonus * _match_outcome(cfg, totals, total, side, target)
             stats[0, i] += weight * value
             stats[1, i] += weight * value * value
@@ -1336,7 +1398,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 order: Array, seat: int, carry: int, iterations: int, policy: int,
                 rng: UArray, tree: Array, sums: FloatArray, used: Array,
                 totals: Array, target: int, match_bonus: float,
-                exploration: float) -> None:
+                exploration: float, chances: FloatArray) -> None:
     """Information-set Monte Carlo tree search (single observer), ``iterations`` more
     iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
     the unseen cards at random, descends the tree through the moves legal on that deal
@@ -1344,7 +1406,8 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     its own value), adds one node for a legal move not tried yet, finishes the deal with
     the rollout ``policy`` and adds each node's mover the deal's value for its side
     (margin over the other sides' mean, ± ``match_bonus`` when the deal ends the match
-    won or lost from the match ``totals``)."""
+    won or lost from the match ``totals``; with a table of ``chances``, 100 times its
+    chance to win the match instead, as :func:`search`)."""
     st = np.zeros(STATE_SIZE, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1434,7 +1497,10 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 if o != s:
                     others += total[o]
             values[s] = total[s] - others / (sides - 1)
-            if match_bonus:
+            if chances.shape[0]:
+                values[s] = 100.0 * win_chance(chances, target, totals[s] + total[s],
+                                               totals[1 - s] + total[1 - s])
+            elif match_bonus:
                 values[s] += match_bonus * _match_outcome(cfg, totals, total, s, target)
         for d in range(1, depth + 1):
             node = path[d]
