@@ -912,27 +912,9 @@ def expert_context(cfg: Array, st: Array, context: Array) -> None:
 def expert_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
                 scratch: FloatArray, context: Array, options: Array, memo: Array) -> int:
     """The expert's move (:class:`basra.bots.expert.ExpertBot`) among ``moves[:n]``, on
-    what the seat to play may know (:func:`expert_value`); ties broken at random."""
-    side = cfg[C_SIDE_OF + st[S_TO_PLAY]]
-    piles = st[S_PILES:S_PILES + 4]
-    weight = card_weight(cfg, piles, side)
-    clubs = clubs_weight(cfg, piles, side)
-    expert_context(cfg, st, context)
-    best = -1e18
-    ties = 0
-    chosen = moves[0]
-    for i in range(n):
-        move = moves[i]
-        value = expert_value(cfg, cards, context, weight, clubs, move, scratch, options, memo)
-        if value > best + 1e-9:
-            best = value
-            chosen = move
-            ties = 1
-        elif value > best - 1e-9:
-            ties += 1
-            if random_below(rng, ties) == 0:
-                chosen = move
-    return int(chosen)
+    what the seat to play may know (:func:`expert_value`); ties broken at random.
+    ``context``: room for :data:`EXPERT_CONTEXT` numbers."""
+    return policy_move(cfg, cards, st, moves, n, rng, 4, context, options, memo, scratch)
 
 
 @njit(cache=True)
@@ -942,46 +924,43 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
     """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
     (:func:`move_value`), 2 greedy less the next player's best reply on the floor it
     leaves (plus half of it when the next player is a partner), 3 greedy keeping its
-    sweepers (:func:`kept_value`), 4 the expert's (:func:`expert_move`). Ties broken at
-    random. ``values``: room for 52 floats."""
+    sweepers (:func:`kept_value`), 4 the expert's (:func:`expert_value`). Ties broken at
+    random. ``replies``: room for a move list (policy 2) or the expert's context (policy
+    4); ``values``: room for 52 floats."""
     if n == 1:
         return int(moves[0])
     if policy == 0:
         return int(moves[random_below(rng, n)])
-    if policy == 4:
-        return expert_move(cfg, cards, st, moves, n, rng, values, replies, options, memo)
     floor = st[S_FLOOR]
-    if policy == 3:
-        early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
-        best = -1e18
-        ties = 0
-        chosen = moves[0]
-        for i in range(n):
-            value = kept_value(cfg, cards, floor, moves[i], early)
-            if value > best + 1e-9:
-                best = value
-                chosen = moves[i]
-                ties = 1
-            elif value > best - 1e-9:
-                ties += 1
-                if random_below(rng, ties) == 0:
-                    chosen = moves[i]
-        return int(chosen)
     seat = st[S_TO_PLAY]
     following = st[S_TURNS + seat]
     partner = cfg[C_SIDE_OF + following] == cfg[C_SIDE_OF + seat]
     next_hand = st[S_HANDS + following] if following != seat else 0
+    early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
+    weight = 0.0
+    clubs = 0.0
+    if policy == 4:
+        piles = st[S_PILES:S_PILES + 4]
+        weight = card_weight(cfg, piles, cfg[C_SIDE_OF + seat])
+        clubs = clubs_weight(cfg, piles, cfg[C_SIDE_OF + seat])
+        expert_context(cfg, st, replies)
     best = -1e18
     ties = 0
     chosen = moves[0]
     for i in range(n):
         move = moves[i]
-        value = move_value(cfg, cards, floor, move)
-        if policy == 2 and next_hand:
-            captured = move >> 6
-            after = floor ^ captured if captured else floor | 1 << (move & 63)
-            reply = _best_reply(cfg, cards, next_hand, after, replies, options, memo)
-            value += 0.5 * reply if partner else -reply
+        if policy == 4:
+            value = expert_value(cfg, cards, replies, weight, clubs, move, values, options,
+                                 memo)
+        elif policy == 3:
+            value = kept_value(cfg, cards, floor, move, early)
+        else:
+            value = move_value(cfg, cards, floor, move)
+            if policy == 2 and next_hand:
+                captured = move >> 6
+                after = floor ^ captured if captured else floor | 1 << (move & 63)
+                reply = _best_reply(cfg, cards, next_hand, after, replies, options, memo)
+                value += 0.5 * reply if partner else -reply
         if value > best + 1e-9:
             best = value
             chosen = move
