@@ -776,6 +776,14 @@ def _take_value(cfg: Array, cards: Array, floor: int, card: int, captured: int,
     return value
 
 
+@njit(cache=True, inline="always")
+def _reply_class(cards: Array, card: int) -> int:
+    """Cards of one class capture alike: a rank, or the 7♦ with a role of its own."""
+    if cards[K_KIND, card] in (SEVEN_SWEEP, SEVEN_SMALL):
+        return SEVENS_CLASS
+    return card >> 2
+
+
 @njit(cache=True)
 def _expected_best(cfg: Array, cards: Array, floor: int, unseen: int, hand: int,
                    weight: float, clubs: float, basra_allowed: bool, values: FloatArray,
@@ -793,8 +801,7 @@ def _expected_best(cfg: Array, cards: Array, floor: int, unseen: int, hand: int,
     while rest:
         card = low_index(rest)
         rest &= rest - 1
-        kind = cards[K_KIND, card]
-        group = SEVENS_CLASS if kind in (SEVEN_SWEEP, SEVEN_SMALL) else card >> 2
+        group = _reply_class(cards, card)
         if done >> group & 1:
             continue
         done |= 1 << group
@@ -815,9 +822,7 @@ def _expected_best(cfg: Array, cards: Array, floor: int, unseen: int, hand: int,
         while members:
             other = low_index(members)
             members &= members - 1
-            kind2 = cards[K_KIND, other]
-            group2 = SEVENS_CLASS if kind2 in (SEVEN_SWEEP, SEVEN_SMALL) else other >> 2
-            if group2 == group:
+            if _reply_class(cards, other) == group:
                 value = (best - own + weight + cards[K_POINTS, other]
                          + clubs * (CLUBS >> other & 1))
                 if value > 0:
