@@ -305,10 +305,10 @@ from."""
 
 
 @lru_cache(maxsize=32)
-def _win_table(rules: Rules, target: int) -> k.FloatArray:
+def _win_table(rules: Rules, target: int, deals: int) -> k.FloatArray:
     fast = fast_rules(rules)
-    scores = np.zeros((WIN_CHANCE_DEALS, 4), np.int64)
-    k.deal_scores(fast.cfg, fast.cards, WIN_CHANCE_DEALS, 0, 4, scores)
+    scores = np.zeros((deals, 4), np.int64)
+    k.deal_scores(fast.cfg, fast.cards, deals, 0, 4, scores)
     table = k.win_chances(scores[:, :2], target)
     table.flags.writeable = False
     return table
@@ -317,12 +317,8 @@ def _win_table(rules: Rules, target: int) -> k.FloatArray:
 def win_chances(fast: FastRules, target: int, deals: int = WIN_CHANCE_DEALS) -> k.FloatArray:
     """A two-sided game's chances to win a match to ``target`` from each pair of totals
     before a deal (``[mine, theirs]``), when deals score as the expert's against itself
-    (``deals`` of them, played once per rules and target, and kept)."""
-    if deals == WIN_CHANCE_DEALS:
-        return _win_table(fast.rules, target)
-    scores = np.zeros((deals, 4), np.int64)
-    k.deal_scores(fast.cfg, fast.cards, deals, 0, 4, scores)
-    return k.win_chances(scores[:, :2], target)
+    (``deals`` of them, played once per rules, target and number, and kept)."""
+    return _win_table(fast.rules, target, deals)
 
 
 def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
