@@ -50,7 +50,9 @@ INFER_TAU = 0.0
 """Inference from the other seats' plays of the batch: each sample is weighted by how
 likely their plays are with the hands it deals them, by a softmax of this temperature
 over their moves' values as the rollout policy weighs them (the expert's for policy 4,
-else greedy keeping sweepers; 0: every sample weighs the same)."""
+else greedy keeping sweepers; 0: every sample weighs the same). It pays only when that
+model is the other seat's real play: sharp (0.05) with the expert's values, it gains a
+point a deal against the expert and loses three against a master (docs/strength.md)."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""
