@@ -66,6 +66,7 @@ def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
     options = np.empty(k.MAX_OPTIONS, np.int64)
     scratch = np.empty(52)
     total = np.zeros(4, np.int64)
+    totals = np.zeros(4, np.int64)  # the deal's margin: two sides
     best, best_value = moves[0], -1e18
     for move in moves:
         value = 0.0
@@ -75,7 +76,8 @@ def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
             dice = np.array([(seed + i) * 2 + 1], np.uint64)
             k.policy_playout(rules.cfg, rules.cards, st, dice, moves_buffer, options,
                              rules.memo, 4, replies, scratch)
-            value += k.margin(rules.cfg, rules.cards, st, side, match.carry, total)
+            k.deal_score(rules.cfg, rules.cards, st, match.carry, total)
+            value += k.lead_gain(rules.cfg, totals, total, side)
         if value > best_value:
             best, best_value = move, value
     return best

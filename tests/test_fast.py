@@ -141,6 +141,30 @@ def test_the_match_outcome_of_a_sampled_deal() -> None:
     assert outcome(20, 10, target=200) == 0
 
 
+def test_a_sampled_deal_is_worth_its_gain_in_lead_over_the_best_other_side() -> None:
+    two = core.fast_rules(make_rules("egyptian"))
+    three = core.fast_rules(make_rules("three-player", players=3))
+
+    def gain(fast: core.FastRules, totals: list[int], deal: list[int], side: int) -> float:
+        return kernels.lead_gain(fast.cfg, np.array([*totals, 0, 0, 0, 0][:4], np.int64),
+                                 np.array([*deal, 0, 0, 0, 0][:4], np.int64), side)
+
+    # Two sides: the deal's margin, whatever the totals.
+    assert gain(two, [90, 20], [7, 12], 0) == -5
+    assert gain(two, [0, 80], [30, 4], 1) == -26
+    # Three: points to the side ahead cost in full, to a side far behind nothing.
+    assert gain(three, [50, 60, 10], [5, 8, 2], 0) == 5 - 8
+    assert gain(three, [50, 60, 10], [5, 0, 30], 0) == 5
+    assert gain(three, [50, 60, 10], [5, 0, 55], 0) == 5 - 5  # the third goes ahead: 65
+    assert gain(three, [50, 60, 10], [5, 8, 2], 1) == 8 - 5  # a lead of 10 becomes 13
+    # The search's value adds the bonus when the deal ends the match.
+    empty = np.zeros((0, 0))  # no win-chance table
+    totals = np.array([95, 60, 10, 0], np.int64)
+    deal = np.array([10, 4, 0, 0], np.int64)
+    value = kernels.sample_value(three.cfg, totals, deal, 0, 101, 50.0, empty)
+    assert value == 10 - 4 + 50
+
+
 def test_the_batch_history_holds_the_other_seats_plays_of_this_batch() -> None:
     from basra.bots import make_bot
     from basra.match import Match

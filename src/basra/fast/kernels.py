@@ -1098,19 +1098,6 @@ def random_deals(cfg: Array, cards: Array, deals: int, seed: int) -> int:
 
 
 @njit(cache=True)
-def margin(cfg: Array, cards: Array, st: Array, side: int, carry: int,
-           total: Array) -> float:
-    """A finished deal's points for ``side`` minus the mean of the other sides'."""
-    deal_score(cfg, cards, st, carry, total)
-    sides = cfg[C_SIDES]
-    others = 0.0
-    for s in range(sides):
-        if s != side:
-            others += total[s]
-    return float(total[side] - others / (sides - 1))
-
-
-@njit(cache=True)
 def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
                 order: Array, seat: int, rng: UArray, st: Array) -> None:
     """A deal consistent with an observation: ``base`` holds what the seat knows (its hand,
@@ -1168,6 +1155,40 @@ def _match_outcome(cfg: Array, totals: Array, deal: Array, side: int, target: in
     if mine < best_other:
         return -1
     return 0
+
+
+@njit(cache=True)
+def lead_gain(cfg: Array, totals: Array, deal: Array, side: int) -> float:
+    """What a deal's points ``deal`` add to ``side``'s lead over the best of the other
+    sides in the match ``totals``: for two sides, the deal's margin. With more sides a
+    point to the side ahead costs a full point and one to a side far behind nothing, for
+    it is the side ahead that takes the match."""
+    sides = cfg[C_SIDES]
+    before = -(1 << 40)
+    after = -(1 << 40)
+    for s in range(sides):
+        if s != side:
+            before = max(before, totals[s])
+            after = max(after, totals[s] + deal[s])
+    return float(deal[side] - (after - before))
+
+
+@njit(cache=True)
+def sample_value(cfg: Array, totals: Array, deal: Array, side: int, target: int,
+                 match_bonus: float, chances: FloatArray) -> float:
+    """What a finished sampled deal is worth to ``side`` in the search: its
+    :func:`lead_gain`, plus ``match_bonus`` when the deal ends the match (some side
+    reaches ``target`` from the match ``totals``) with ``side`` strictly ahead, minus it
+    when another side is ahead; with a table of ``chances`` (two sides; empty: none) 100
+    times the chance to win the match from the totals after the deal instead
+    (:func:`win_chance`)."""
+    if chances.shape[0]:
+        return 100.0 * win_chance(chances, target, totals[side] + deal[side],
+                                  totals[1 - side] + deal[1 - side])
+    value = lead_gain(cfg, totals, deal, side)
+    if match_bonus:
+        value += match_bonus * _match_outcome(cfg, totals, deal, side, target)
+    return value
 
 
 @njit(cache=True)
@@ -1301,11 +1322,9 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
     moves): ``stats`` rows are the weighted sums of values, of their squares, the sums
     of weights and of squared weights.
 
-    The value is the deal's margin, plus ``match_bonus`` when the deal ends the match
-    (some side reaches ``target`` from the match ``totals``) with this side strictly
-    ahead, minus it when another side is ahead; with a table of ``chances`` (two sides;
-    empty: none) it is 100 times the chance to win the match from the totals after the
-    deal instead (:func:`win_chance`). With ``tau`` > 0 a sample weighs what the other
+    A sample's value is :func:`sample_value` (the deal's gain in lead over the best other
+    side from the match ``totals``, the ``match_bonus`` when it ends the match, or the
+    ``chances`` to win it). With ``tau`` > 0 a sample weighs what the other
     seats' plays of this batch say of their hands (:func:`likelihood`); else 1."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
@@ -1332,12 +1351,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             apply(cfg, cards, st, candidates[i])
             policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies,
                            scratch)
-            value = margin(cfg, cards, st, side, carry, total)
-            if chances.shape[0]:
-                value = 100.0 * win_chance(chances, target, totals[side] + total[side],
-                                           totals[1 - side] + total[1 - side])
-            elif match_bonus:
-                value += match_bonus * _match_outcome(cfg, totals, total, side, target)
+            deal_score(cfg, cards, st, carry, total)
+            value = sample_value(cfg, totals, total, side, target, match_bonus, chances)
             stats[0, i] += weight * value
             stats[1, i] += weight * value * value
             stats[2, i] += weight
@@ -1389,9 +1404,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     (UCB1 with availability counts, ``exploration`` points wide, each side maximising
     its own value), adds one node for a legal move not tried yet, finishes the deal with
     the rollout ``policy`` and adds each node's mover the deal's value for its side
-    (margin over the other sides' mean, ± ``match_bonus`` when the deal ends the match
-    won or lost from the match ``totals``; with a table of ``chances``, 100 times its
-    chance to win the match instead, as :func:`search`)."""
+    (:func:`sample_value`, as :func:`search`)."""
     st = np.zeros(STATE_SIZE, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1476,16 +1489,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
         policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies, scratch)
         deal_score(cfg, cards, st, carry, total)
         for s in range(sides):
-            others = 0.0
-            for o in range(sides):
-                if o != s:
-                    others += total[o]
-            values[s] = total[s] - others / (sides - 1)
-            if chances.shape[0]:
-                values[s] = 100.0 * win_chance(chances, target, totals[s] + total[s],
-                                               totals[1 - s] + total[1 - s])
-            elif match_bonus:
-                values[s] += match_bonus * _match_outcome(cfg, totals, total, s, target)
+            values[s] = sample_value(cfg, totals, total, s, target, match_bonus, chances)
         for d in range(1, depth + 1):
             node = path[d]
             tree[T_VISITS, node] += 1
