@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = SearchSettings(**args.settings)
     # as MasterBot gives its search
     seconds = args.think_ms / 1000 - (0.05 if args.old else 0.015)
+    policy = settings.rollout_policy(rules)
     pool = ProcessPoolExecutor(2) if args.old else None
     match = Match(rules, args.seed, variant="egyptian")
     while len(counts) < args.decisions:
@@ -71,13 +72,13 @@ def main(argv: list[str] | None = None) -> None:
                 jobs = [pool.submit(search_moves, view, seconds, seed + i) for i in range(2)]
                 counts.append(sum(max(c for _, c in job.result()) for job in jobs))
             elif settings.tree:
-                tree = observation_tree_search(view, seconds, seed, policy=settings.policy,
+                tree = observation_tree_search(view, seconds, seed, policy=policy,
                                                match_bonus=settings.match_bonus,
                                                exploration=settings.exploration,
                                                win_chance=settings.win_chance)
                 counts.append(sum(tree.visits))
             else:
-                stats = observation_search(view, seconds, seed, policy=settings.policy,
+                stats = observation_search(view, seconds, seed, policy=policy,
                                            prune=settings.prune,
                                            match_bonus=settings.match_bonus,
                                            infer_tau=settings.infer_tau,

@@ -126,6 +126,28 @@ def test_compiled_search_is_reproducible_with_fixed_samples() -> None:
     assert sorted(e.move for e in first) == sorted(view.legal_moves)
 
 
+def test_the_master_rolls_out_with_the_experts_play_when_more_than_two_sides_play() -> None:
+    from basra.bots.master import MANY_SIDES_POLICY, ROLLOUT_POLICY, MasterBot, SearchSettings
+    from basra.match import Match
+    from basra.observe import observe
+
+    assert SearchSettings().rollout_policy(make_rules("egyptian")) == ROLLOUT_POLICY == 3
+    assert SearchSettings().rollout_policy(make_rules("egyptian", players=4)) == 3
+    assert SearchSettings().rollout_policy(make_rules("three-player")) == MANY_SIDES_POLICY
+    assert SearchSettings(policy=1).rollout_policy(make_rules("three-player")) == 1
+
+    match = Match(make_rules("three-player"), seed=8)
+    view = observe(match, match.state.to_play)
+
+    def estimates(settings: SearchSettings) -> list[tuple[int, float]]:
+        found = MasterBot(5, samples=60, settings=settings).estimates(view)
+        return sorted((e.move, e.value) for e in found)
+
+    default = estimates(SearchSettings())
+    assert default == estimates(SearchSettings(policy=4))
+    assert default != estimates(SearchSettings(policy=3))
+
+
 def test_the_match_outcome_of_a_sampled_deal() -> None:
     fast = core.fast_rules(make_rules("egyptian"))
     totals = np.array([90, 60, 0, 0], np.int64)

@@ -33,11 +33,12 @@ from typing import NamedTuple
 
 from basra import fast
 from basra.observe import Observation
+from basra.rules import Rules
 
 from .search import deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "SearchSettings",
-           "search_moves"]
+__all__ = ["DEFAULT_THINK_MS", "MANY_SIDES_POLICY", "ROLLOUT_POLICY", "MasterBot",
+           "MoveEstimate", "SearchSettings", "search_moves"]
 
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
@@ -46,7 +47,13 @@ ROLLOUT_POLICY = 3
 while the stock lasts (see :func:`basra.fast.kernels.policy_move`). Against the expert
 over 100 duplicate matches at 8,000 samples a move it won 77 (margin 14.4 points a
 deal) where greedy rollouts (policy 1) won 67 (12.7), and policy 2 (greedy less the next
-player's best reply) 69 (11.5), three times slower (docs/strength.md)."""
+player's best reply) 69 (11.5), three times slower (docs/strength.md). For two sides:
+with more, :data:`MANY_SIDES_POLICY`."""
+MANY_SIDES_POLICY = 4
+"""The rollout policy with more than two sides (three players each for themselves): 4, the
+expert's play. Against two experts over 150 three-player matches at 1,000 samples a move
+it won 83.3% where policy 3 at 5,000 won 31.3% (even: 33.3%; docs/strength.md): with
+two other seats to model, the rollouts must play them as players do."""
 INFER_TAU = 0.0
 """Inference from the other seats' plays of the batch: each sample is weighted by how
 likely their plays are with the hands it deals them, by a softmax of this temperature
@@ -105,11 +112,11 @@ def search_moves(observation: Observation, seconds: float, seed: int,
 class SearchSettings:
     """How the master searches (the defaults are the master's play)."""
 
-    policy: int = ROLLOUT_POLICY
+    policy: int | None = None
     """The compiled search's rollout policy (:func:`basra.fast.kernels.policy_move`): 1
     greedy, 2 greedy less the next player's best reply, 3 greedy keeping its sweepers,
     4 the expert's play (:func:`basra.fast.kernels.expert_move`, about five times slower
-    a sample)."""
+    a sample); None: by the rules (:meth:`rollout_policy`)."""
     infer_tau: float = INFER_TAU
     """The compiled search's inference temperature (0: none)."""
     prune: bool = True
@@ -129,6 +136,13 @@ class SearchSettings:
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
     searched before the compiled path."""
 
+    def rollout_policy(self, rules: Rules) -> int:
+        """The rollout policy searched with under ``rules``: the one set, else
+        :data:`ROLLOUT_POLICY` for two sides and :data:`MANY_SIDES_POLICY` for more."""
+        if self.policy is not None:
+            return self.policy
+        return ROLLOUT_POLICY if rules.sides == 2 else MANY_SIDES_POLICY
+
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
             settings: SearchSettings = SearchSettings()) -> list[tuple[float, float, int]]:
@@ -137,15 +151,16 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
     if settings.compiled and fast.available():
         from basra.fast.core import observation_search, observation_tree_search
 
+        policy = settings.rollout_policy(observation.rules)
         if settings.tree:
             stats = observation_tree_search(observation, seconds, seed, samples,
-                                            policy=settings.policy,
+                                            policy=policy,
                                             match_bonus=settings.match_bonus,
                                             exploration=settings.exploration,
                                             win_chance=settings.win_chance)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
-                                   policy=settings.policy, prune=settings.prune,
+                                   policy=policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
                                    infer_tau=settings.infer_tau,
                                    win_chance=settings.win_chance)
