@@ -126,14 +126,14 @@ def test_compiled_search_is_reproducible_with_fixed_samples() -> None:
     assert sorted(e.move for e in first) == sorted(view.legal_moves)
 
 
-def test_the_master_rolls_out_with_the_experts_play_when_more_than_two_sides_play() -> None:
-    from basra.bots.master import MANY_SIDES_POLICY, ROLLOUT_POLICY, MasterBot, SearchSettings
+def test_the_master_rolls_out_with_the_experts_play_when_more_than_two_play() -> None:
+    from basra.bots.master import MANY_PLAYERS_POLICY, ROLLOUT_POLICY, MasterBot, SearchSettings
     from basra.match import Match
     from basra.observe import observe
 
     assert SearchSettings().rollout_policy(make_rules("egyptian")) == ROLLOUT_POLICY == 3
-    assert SearchSettings().rollout_policy(make_rules("egyptian", players=4)) == 3
-    assert SearchSettings().rollout_policy(make_rules("three-player")) == MANY_SIDES_POLICY
+    assert SearchSettings().rollout_policy(make_rules("egyptian", players=4)) == 4
+    assert SearchSettings().rollout_policy(make_rules("three-player")) == MANY_PLAYERS_POLICY
     assert SearchSettings(policy=1).rollout_policy(make_rules("three-player")) == 1
 
     match = Match(make_rules("three-player"), seed=8)

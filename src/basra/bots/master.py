@@ -37,7 +37,7 @@ from basra.rules import Rules
 
 from .search import deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "MANY_SIDES_POLICY", "ROLLOUT_POLICY", "MasterBot",
+__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "ROLLOUT_POLICY", "MasterBot",
            "MoveEstimate", "SearchSettings", "search_moves"]
 
 DEFAULT_THINK_MS = 300
@@ -47,13 +47,15 @@ ROLLOUT_POLICY = 3
 while the stock lasts (see :func:`basra.fast.kernels.policy_move`). Against the expert
 over 100 duplicate matches at 8,000 samples a move it won 77 (margin 14.4 points a
 deal) where greedy rollouts (policy 1) won 67 (12.7), and policy 2 (greedy less the next
-player's best reply) 69 (11.5), three times slower (docs/strength.md). For two sides:
-with more, :data:`MANY_SIDES_POLICY`."""
-MANY_SIDES_POLICY = 4
-"""The rollout policy with more than two sides (three players each for themselves): 4, the
-expert's play. Against two experts over 150 three-player matches at 1,000 samples a move
-it won 83.3% where policy 3 at 5,000 won 31.3% (even: 33.3%; docs/strength.md): with
-two other seats to model, the rollouts must play them as players do."""
+player's best reply) 69 (11.5), three times slower (docs/strength.md). For two players:
+with more, :data:`MANY_PLAYERS_POLICY`."""
+MANY_PLAYERS_POLICY = 4
+"""The rollout policy with more than two players: 4, the expert's play. With other seats
+to model beside the next one, the rollouts must play them as players do: against two
+experts over 150 three-player matches at 1,000 samples a move it won 83.3% where policy 3
+at 5,000 won 31.3% (even: 33.3%); a master pair against an expert pair, 4-player
+partnership, 75.0% of 200 (margin 15.1 points a deal) where policy 3 won 70.0% (9.9)
+(docs/strength.md)."""
 INFER_TAU = 0.0
 """Inference from the other seats' plays of the batch: each sample is weighted by how
 likely their plays are with the hands it deals them, by a softmax of this temperature
@@ -138,10 +140,10 @@ class SearchSettings:
 
     def rollout_policy(self, rules: Rules) -> int:
         """The rollout policy searched with under ``rules``: the one set, else
-        :data:`ROLLOUT_POLICY` for two sides and :data:`MANY_SIDES_POLICY` for more."""
+        :data:`ROLLOUT_POLICY` for two players and :data:`MANY_PLAYERS_POLICY` for more."""
         if self.policy is not None:
             return self.policy
-        return ROLLOUT_POLICY if rules.sides == 2 else MANY_SIDES_POLICY
+        return ROLLOUT_POLICY if rules.players == 2 else MANY_PLAYERS_POLICY
 
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
