@@ -2,12 +2,13 @@
 
 Perfect-information Monte Carlo: it samples the cards it has not seen into the other
 hands and the stock (consistently with everything observed), plays every legal move on
-the same sample, finishes the deal with a rollout policy for all seats (greedy play that
-keeps its Jacks and sweeping 7♦ for a richer floor while the stock lasts), and keeps the
-mean points margin of each move (with more than two sides, what the deal adds to its lead
-over the best other side of the match), 50 points more or less when the sampled deal ends
-the match won or lost. A move clearly worse than the best (three standard errors behind)
-stops getting samples, so the close ones get more. :class:`SearchSettings` holds the
+the same sample, finishes the deal with a rollout policy for all seats (two players:
+greedy play that keeps its Jacks and sweeping 7♦ for a richer floor while the stock
+lasts; more: the expert's play), and keeps the mean points margin of each move (with
+more than two sides, what the deal adds to its lead over the best other side of the
+match), 50 points more or less when the sampled deal ends the match won or lost. A move
+clearly worse than the best (three standard errors behind) stops getting samples, so the
+close ones get more. :class:`SearchSettings` holds the
 alternatives measured against it (docs/strength.md): other rollout policies (the
 expert's own play among them), inference from the other seats' plays, information-set
 MCTS, the chance to win the match as a sample's value.
