@@ -8,10 +8,10 @@ lasts; more: the expert's play), and keeps the mean points margin of each move (
 more than two sides, what the deal adds to its lead over the best other side of the
 match), 50 points more or less when the sampled deal ends the match won or lost. A move
 clearly worse than the best (three standard errors behind) stops getting samples, so the
-close ones get more. :class:`SearchSettings` holds the
-alternatives measured against it (docs/strength.md): other rollout policies (the
-expert's own play among them), inference from the other seats' plays, information-set
-MCTS, the chance to win the match as a sample's value.
+close ones get more. :class:`SearchSettings` holds the alternatives measured against it
+(docs/strength.md): other rollout policies (the expert's own play among them), inference
+from the other seats' plays, information-set MCTS, the chance to win the match as a
+sample's value.
 
 With numba installed (``pip install 'basra[fast]'``) it searches in compiled code
 (:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Without it,
