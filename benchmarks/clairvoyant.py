@@ -36,6 +36,8 @@ from basra.observe import observe
 from basra.rules import make_rules
 
 RULES = make_rules("egyptian")
+EXPERTS = np.full(4, 4, np.int64)
+"""Every seat's rollout policy: the expert's play."""
 
 
 def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
@@ -75,7 +77,7 @@ def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
             k.apply(rules.cfg, rules.cards, st, move)
             dice = np.array([(seed + i) * 2 + 1], np.uint64)
             k.policy_playout(rules.cfg, rules.cards, st, dice, moves_buffer, options,
-                             rules.memo, 4, replies, scratch)
+                             rules.memo, EXPERTS, replies, scratch)
             k.deal_score(rules.cfg, rules.cards, st, match.carry, total)
             value += k.lead_gain(rules.cfg, totals, total, side)
         if value > best_value:

@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> None:
                np.empty(k.EXPERT_CONTEXT, np.int64), np.empty(k.MAX_OPTIONS, np.int64))
     rows: dict[int, list[tuple[float, float, float]]] = {}
     sample = np.zeros(k.STATE_SIZE, np.int64)
+    models = np.array([-1, args.policy, -1, -1], np.int64)  # seat 1's plays, read
     for seed in range(args.matches):
         match = Match(rules, seed)
         while not match.is_over:
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
                 for _ in range(args.samples):
                     k.sample_into(compiled.cfg, base, unseen, counts, order, 0, dice, sample)
                     weights.append(k.likelihood(compiled.cfg, compiled.cards, sample, history,
-                                                held, args.policy, args.tau, *buffers,
+                                                held, models, args.tau, *buffers,
                                                 compiled.memo))
                     hand = int(sample[k.S_HANDS + 1])
                     shares.append((hand & truth).bit_count() / truth.bit_count())

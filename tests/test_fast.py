@@ -249,7 +249,7 @@ def test_inference_weighs_down_hands_that_would_not_have_trailed() -> None:
         sample = np.zeros(kernels.STATE_SIZE, np.int64)
         sample[kernels.S_HANDS + 1] = mask(hand_now)
         return float(kernels.likelihood(
-            fast.cfg, fast.cards, sample, history, held, policy, 2.0,
+            fast.cfg, fast.cards, sample, history, held, np.full(4, policy, np.int64), 2.0,
             np.empty(kernels.MAX_MOVES, np.int64), np.empty(kernels.MAX_MOVES),
             np.empty(52), np.empty(kernels.EXPERT_CONTEXT, np.int64),
             np.empty(kernels.MAX_OPTIONS, np.int64), kernels.new_memo()))

@@ -36,6 +36,7 @@ from basra import fast
 from basra.observe import Observation
 from basra.rules import Rules
 
+from .reading import StyleReader
 from .search import deal_margin, greedy_playout, sample_state, solve
 
 __all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "ROLLOUT_POLICY", "MasterBot",
@@ -134,6 +135,11 @@ class SearchSettings:
     instead of flat determinized sampling; the move played is the most visited."""
     exploration: float = 20.0
     """The tree search's UCB width, in points."""
+    read_styles: bool = True
+    """Read the other seats' style from their plays of the match
+    (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
+    greedily plays so in the compiled search's rollouts, and its plays of the batch
+    weigh the samples (:func:`basra.fast.core.observation_search`'s ``styles``)."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -148,9 +154,11 @@ class SearchSettings:
 
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
-            settings: SearchSettings = SearchSettings()) -> list[tuple[float, float, int]]:
+            settings: SearchSettings = SearchSettings(),
+            styles: tuple[int | None, ...] = ()) -> list[tuple[float, float, int]]:
     """One worker's search, (sum, weight, samples) per move: compiled when it can be,
-    else the reference core's (every sample weighs 1)."""
+    else the reference core's (every sample weighs 1). ``styles``: each seat's style
+    read from its plays, or None."""
     if settings.compiled and fast.available():
         from basra.fast.core import observation_search, observation_tree_search
 
@@ -160,13 +168,13 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             policy=policy,
                                             match_bonus=settings.match_bonus,
                                             exploration=settings.exploration,
-                                            win_chance=settings.win_chance)
+                                            win_chance=settings.win_chance, styles=styles)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
                                    infer_tau=settings.infer_tau,
-                                   win_chance=settings.win_chance)
+                                   win_chance=settings.win_chance, styles=styles)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]
@@ -221,6 +229,8 @@ class MasterBot:
         default = 1 if compiled else min(2, os.cpu_count() or 1)
         self.workers = max(1, workers if workers is not None else default)
         self._pool: Executor | None = None
+        self.reader = StyleReader()
+        """What the other seats' plays say of their style."""
 
     def close(self) -> None:
         """Stop the worker processes."""
@@ -236,6 +246,9 @@ class MasterBot:
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
         moves = observation.legal_moves
+        self.reader.observe(observation)
+        styles = (self.reader.styles(len(observation.hand_counts))
+                  if self.settings.read_styles else ())
         if _fully_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
             exact = solve(sample, observation.side, observation.carry)
@@ -247,14 +260,14 @@ class MasterBot:
             seeds = [self.rng.getrandbits(32) for _ in range(self.workers)]
             if self.workers == 1:
                 results = [_search(observation, seconds, seeds[0], self.samples,
-                                   self.settings)]
+                                   self.settings, styles)]
             else:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                                      mp_context=_pool_context(),
                                                      initializer=_ignore_interrupts)
                 futures = [self._pool.submit(_search, observation, seconds, s, self.samples,
-                                             self.settings) for s in seeds]
+                                             self.settings, styles) for s in seeds]
                 results = [f.result() for f in futures]
             ranked = []
             for i, move in enumerate(moves):
@@ -268,6 +281,7 @@ class MasterBot:
     def choose(self, observation: Observation) -> int:
         moves = observation.legal_moves
         if len(moves) == 1:
+            self.reader.observe(observation)
             return moves[0]
         ranked = self.estimates(observation)
         if self.settings.tree and not _fully_known(observation):

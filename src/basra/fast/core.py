@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -41,11 +41,16 @@ __all__ = [
     "legal_moves",
     "observation_search",
     "observation_tree_search",
+    "play_agreement",
     "random_deals",
     "sample_observation",
     "to_array",
     "win_chances",
 ]
+
+STYLE_TAU = 0.05
+"""The temperature a seat of known style has its plays read at (sharp: a play its style
+would not have made with a sampled hand all but rules that hand out)."""
 
 _CHOICE = {
     "basra": {"clear": 0, "lone": 1},
@@ -191,16 +196,19 @@ def compile_kernels() -> float:
     history[0, k.H_MOVE] = moves[0]
     history[0, k.H_CONTEXT + k.X_FLOOR] = base[k.S_FLOOR]
     k.search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
-             np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1, 1,
-             np.array([1], np.uint64), np.zeros((4, len(moves))),
+             np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1,
+             np.ones(4, np.int64), np.array([1], np.uint64), np.zeros((4, len(moves))),
              np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
-             np.zeros(1, np.int64), 1.0, np.zeros((0, 0)))
+             np.zeros(1, np.int64), np.ones(4, np.int64), 1.0, np.zeros((0, 0)))
+    k.agreement(fast.cfg, fast.cards, history, np.array([1 << (moves[0] & 63)], np.int64),
+                4, np.zeros(2, np.int64))
     win_chances(fast, 101, deals=4)
     tree = np.empty((k.TREE_ROWS, len(moves) + 2), np.int64)
     sums = np.empty(len(moves) + 2)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, 0)], np.int64)
     k.tree_search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
-                  np.array([1, 0], np.int64), 0, 0, 1, 1, np.array([1], np.uint64), tree,
+                  np.array([1, 0], np.int64), 0, 0, 1, np.ones(4, np.int64),
+                  np.array([1], np.uint64), tree,
                   sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)))
     return time.perf_counter() - start
 
@@ -219,7 +227,9 @@ class SearchStats(NamedTuple):
 def observation_search(observation: Observation, seconds: float, seed: int,
                        samples: int | None = None, policy: int = 1,
                        prune: bool = True, match_bonus: float = 0.0,
-                       infer_tau: float = 0.0, win_chance: bool = False) -> SearchStats:
+                       infer_tau: float = 0.0, win_chance: bool = False,
+                       styles: Sequence[int | None] = (),
+                       style_tau: float = STYLE_TAU) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -236,10 +246,15 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     (:func:`basra.fast.kernels.likelihood`, a softmax of temperature ``infer_tau``).
     ``win_chance`` (two sides): a sample is worth 100 times the chance to win the match
     from the totals after its deal (:func:`win_chances`) instead of its margin.
+    ``styles``: per seat, the rollout policy that seat's play is known to follow (read
+    from its past plays, :class:`basra.bots.reading.StyleReader`), or None: such a seat
+    plays its style in the rollouts, and its plays of the batch weigh each sample as that
+    style reads them, at temperature ``infer_tau`` or else ``style_tau``.
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     history, held = batch_history(observation)
+    policies, models, tau = _seat_models(observation, policy, infer_tau, styles, style_tau)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     active = np.ones(n, np.bool_)
@@ -253,8 +268,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
 
     def run(chunk: int) -> None:
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
-                 carry, moves, active, chunk, policy, rng, stats, visits, totals,
-                 observation.target, match_bonus, history, held, infer_tau, chances)
+                 carry, moves, active, chunk, policies, rng, stats, visits, totals,
+                 observation.target, match_bonus, history, held, models, tau, chances)
 
     def between(done: int) -> None:
         if prune and done >= 24 and active.sum() > 1:
@@ -268,14 +283,16 @@ def observation_search(observation: Observation, seconds: float, seed: int,
 def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             samples: int | None = None, policy: int = 1,
                             match_bonus: float = 0.0, exploration: float = 20.0,
-                            win_chance: bool = False) -> SearchStats:
+                            win_chance: bool = False,
+                            styles: Sequence[int | None] = ()) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
     random, descends the tree of moves through those legal on that deal, adds a node and
     finishes the deal with the rollout ``policy``. Per legal move: the sum of the values
     of the iterations through it and their number (``weights`` and ``visits`` both);
-    ``squares`` are not kept (0). ``win_chance``: as :func:`observation_search`."""
+    ``squares`` are not kept (0). ``win_chance``, ``styles`` (in the rollouts only): as
+    :func:`observation_search`."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
@@ -287,16 +304,31 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     rng = np.array([(seed << 1) | 1], np.uint64)
     totals = _match_totals(observation)
     chances = _chances(observation, win_chance)
+    policies = _seat_models(observation, policy, 0.0, styles, 0.0)[0]
 
     def run(chunk: int) -> None:
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
-                      observation.carry, chunk, policy, rng, tree, sums, used, totals,
+                      observation.carry, chunk, policies, rng, tree, sums, used, totals,
                       observation.target, match_bonus, exploration, chances)
 
     _in_chunks(run, seconds, samples, 32)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
     return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
                        [float(v) for v in visits], visits)
+
+
+def play_agreement(observation: Observation, batch: int, seat: int, model: int
+                   ) -> tuple[int, int]:
+    """Of ``seat``'s plays in an earlier ``batch`` of this deal (not the observer's own),
+    how many rollout policy ``model`` tells apart from other moves, and how many of those
+    it would have played (:func:`basra.fast.kernels.agreement`)."""
+    history, held = batch_history(observation, batch)
+    mine = history[:, k.H_SEAT] == seat
+    out = np.zeros(2, np.int64)
+    fast = fast_rules(observation.rules)
+    k.agreement(fast.cfg, fast.cards, np.ascontiguousarray(history[mine]),
+                np.ascontiguousarray(held[mine]), model, out)
+    return int(out[0]), int(out[1])
 
 
 WIN_CHANCE_DEALS = 2000
@@ -326,6 +358,27 @@ def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
     if not wanted or observation.rules.sides != 2:
         return np.zeros((0, 0))
     return win_chances(fast_rules(observation.rules), observation.target)
+
+
+def _seat_models(observation: Observation, policy: int, infer_tau: float,
+                 styles: Sequence[int | None], style_tau: float
+                 ) -> tuple[k.Array, k.Array, float]:
+    """Each seat's rollout policy, the model its plays are read with (-1: none) and the
+    temperature of that reading: ``policy`` everywhere, read by it when ``infer_tau`` >
+    0, but a seat of known style plays and is read by its style."""
+    policies = np.full(4, policy, np.int64)
+    models = np.full(4, -1, np.int64)
+    tau = infer_tau
+    for seat in observation.seats:
+        if seat == observation.seat:
+            continue
+        style = styles[seat] if seat < len(styles) else None
+        if style is not None:
+            policies[seat] = models[seat] = style
+            tau = tau or style_tau
+        elif infer_tau > 0:
+            models[seat] = policy
+    return policies, models, tau
 
 
 def _match_totals(observation: Observation) -> k.Array:
@@ -380,21 +433,26 @@ def _prune(stats: k.FloatArray, active: k.BoolArray) -> None:
                 active[i] = False
 
 
-def batch_history(observation: Observation) -> tuple[k.Array, k.Array]:
-    """The other seats' plays of the batch being played, for inference: one row per play
-    (``kernels.H_*`` columns: the seat, its move and what it knew when it chose it), and
-    per row the cards that seat has played since then in this batch, that play's card
-    included (it held them all at that moment)."""
+def batch_history(observation: Observation, batch: int | None = None
+                  ) -> tuple[k.Array, k.Array]:
+    """The other seats' plays of the batch being played (or of an earlier ``batch`` of
+    this deal, counted from 1), for inference: one row per play (``kernels.H_*``
+    columns: the seat, its move and what it knew when it chose it), and per row the cards
+    that seat has played since then in this batch, that play's card included (it held
+    them all at that moment; of a finished batch, its whole hand)."""
     rules = observation.rules
     players = len(observation.seats)
     per_batch = players * rules.hand_size
     floor = observation.initial_floor
     piles = [0] * 4
-    first = (observation.batch - 1) * per_batch
+    batch = observation.batch if batch is None else batch
+    first = (batch - 1) * per_batch
     played = [0] * players  # plays of each seat in this batch so far
-    late = observation.stock_count == 0
+    late = observation.stock_count == 0 and batch == observation.batch
     rows: list[list[int]] = []
     for index, play in enumerate(observation.plays):
+        if index >= first + per_batch:
+            break
         if index >= first:
             if play.seat != observation.seat:
                 following = observation.turns[play.seat]

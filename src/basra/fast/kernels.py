@@ -979,14 +979,16 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
 
 @njit(cache=True)
 def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
-                   moves: Array, options: Array, memo: Array, policy: int,
+                   moves: Array, options: Array, memo: Array, policies: Array,
                    replies: Array, values: FloatArray) -> None:
-    """Every seat plays the rollout policy to the end of the deal (in place)."""
+    """Every seat plays its rollout policy (``policies[seat]``) to the end of the deal
+    (in place)."""
     while not is_over(st):
-        hand = st[S_HANDS + st[S_TO_PLAY]]
-        n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
-        move = policy_move(cfg, cards, st, moves, n, rng, policy, replies, options, memo,
-                           values)
+        seat = st[S_TO_PLAY]
+        n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves, options,
+                               memo)
+        move = policy_move(cfg, cards, st, moves, n, rng, policies[seat], replies, options,
+                           memo, values)
         _apply_inline(cfg, cards, st, move)
 
 
@@ -1204,9 +1206,11 @@ def deal_scores(cfg: Array, cards: Array, deals: int, seed: int, policy: int,
     memo = new_memo()
     total = np.zeros(4, np.int64)
     rng = np.array([seed * 2 + 1], np.uint64)
+    policies = np.full(4, policy, np.int64)
     for d in range(deals):
         new_deal(cfg, st, d % cfg[C_PLAYERS], rng)
-        policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies, scratch)
+        policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
+                       scratch)
         deal_score(cfg, cards, st, 0, total)
         for side in range(cfg[C_SIDES]):
             out[d, side] = total[side]
@@ -1260,48 +1264,68 @@ ALL_CARDS = (1 << 52) - 1
 
 
 @njit(cache=True)
-def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Array,
-               policy: int, tau: float, replies: Array, worth: FloatArray,
-               scratch: FloatArray, context: Array, options: Array, memo: Array) -> float:
-    """How likely the other seats' plays of this batch are on a sampled deal: the product,
-    over each play ``history[j]`` (see ``H_*``), of the chance that a player who weighs
-    moves as the rollout ``policy`` does (the expert's :func:`expert_value` for policy 4,
-    else :func:`kept_value`) picks it, ``exp(value / tau)`` against the other moves of
-    the hand it then held (its sampled hand and the cards ``held[j]`` it has played
-    since). A deal whose hands would have played otherwise counts less. ``worth``: room
-    for a float a move."""
-    weight = 1.0
+def play_values(cfg: Array, cards: Array, history: Array, j: int, hand: int, model: int,
+                replies: Array, worth: FloatArray, scratch: FloatArray, context: Array,
+                options: Array, memo: Array) -> int:
+    """The values a player who weighs moves as the rollout policy ``model`` does (the
+    expert's :func:`expert_value` for 4, greedy :func:`move_value` for 1, else
+    :func:`kept_value`) gives the moves of ``hand`` in the position of the play
+    ``history[j]`` (see ``H_*``): the moves into ``replies``, their values into
+    ``worth``; returns how many."""
+    seat = history[j, H_SEAT]
+    for x in range(EXPERT_CONTEXT):
+        context[x] = history[j, H_CONTEXT + x]
+    floor = context[X_FLOOR]
+    n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
     per_card = 0.0
     clubs = 0.0
+    if model == 4:
+        piles = history[j, H_PILES:H_PILES + 4]
+        side = cfg[C_SIDE_OF + seat]
+        per_card = card_weight(cfg, piles, side)
+        clubs = clubs_weight(cfg, piles, side)
+        context[X_UNSEEN] = ALL_CARDS & ~(history[j, H_CONTEXT + X_UNSEEN] | hand)
+    early = context[X_LATE] == 0
+    for i in range(n):
+        if model == 4:
+            worth[i] = expert_value(cfg, cards, context, per_card, clubs, replies[i],
+                                    scratch, options, memo)
+        elif model == 1:
+            worth[i] = move_value(cfg, cards, floor, replies[i])
+        else:
+            worth[i] = kept_value(cfg, cards, floor, replies[i], early)
+    return n
+
+
+@njit(cache=True)
+def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Array,
+               models: Array, tau: float, replies: Array, worth: FloatArray,
+               scratch: FloatArray, context: Array, options: Array, memo: Array) -> float:
+    """How likely the other seats' plays of this batch are on a sampled deal: the product,
+    over each play ``history[j]`` (see ``H_*``) of a seat with a model (``models[seat]``
+    a rollout policy, -1: none), of the chance that a player who weighs moves as that
+    policy does (:func:`play_values`) picks it, ``exp(value / tau)`` against the other
+    moves of the hand it then held (its sampled hand and the cards ``held[j]`` it has
+    played since). A deal whose hands would have played otherwise counts less.
+    ``worth``: room for a float a move."""
+    weight = 1.0
     for j in range(history.shape[0]):
         seat = history[j, H_SEAT]
+        model = models[seat]
+        if model < 0:
+            continue
         chosen = history[j, H_MOVE]
-        for x in range(EXPERT_CONTEXT):
-            context[x] = history[j, H_CONTEXT + x]
-        floor = context[X_FLOOR]
         hand = sample[S_HANDS + seat] | held[j]
-        n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
+        n = play_values(cfg, cards, history, j, hand, model, replies, worth, scratch,
+                        context, options, memo)
         if n < 2:
             continue
-        if policy == 4:
-            piles = history[j, H_PILES:H_PILES + 4]
-            side = cfg[C_SIDE_OF + seat]
-            per_card = card_weight(cfg, piles, side)
-            clubs = clubs_weight(cfg, piles, side)
-            context[X_UNSEEN] = ALL_CARDS & ~(history[j, H_CONTEXT + X_UNSEEN] | hand)
-        early = context[X_LATE] == 0
         top = -1e18
         mine = 0.0
         for i in range(n):
-            if policy == 4:
-                value = expert_value(cfg, cards, context, per_card, clubs, replies[i],
-                                     scratch, options, memo)
-            else:
-                value = kept_value(cfg, cards, floor, replies[i], early)
-            worth[i] = value
-            top = max(top, value)
+            top = max(top, worth[i])
             if replies[i] == chosen:
-                mine = value
+                mine = worth[i]
         total = 0.0
         for i in range(n):
             total += np.exp((worth[i] - top) / tau)
@@ -1310,22 +1334,55 @@ def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Ar
 
 
 @njit(cache=True)
+def agreement(cfg: Array, cards: Array, history: Array, held: Array, model: int,
+              out: Array) -> None:
+    """How often plays of finished batches are the rollout policy ``model``'s choice
+    (:func:`play_values`), the hand each was chosen from being known (``held[j]``, every
+    card that seat played from then on): adds to ``out[0]`` the plays where the model
+    tells the moves apart (some valued below the best) and to ``out[1]`` those of them
+    where the move played is one the model values best."""
+    replies = np.empty(MAX_MOVES, np.int64)
+    worth = np.empty(MAX_MOVES)
+    scratch = np.empty(52)
+    context = np.empty(EXPERT_CONTEXT, np.int64)
+    options = np.empty(MAX_OPTIONS, np.int64)
+    memo = new_memo()
+    for j in range(history.shape[0]):
+        n = play_values(cfg, cards, history, j, held[j], model, replies, worth, scratch,
+                        context, options, memo)
+        top = -1e18
+        for i in range(n):
+            top = max(top, worth[i])
+        best = 0
+        chosen_best = False
+        for i in range(n):
+            if worth[i] > top - 1e-9:
+                best += 1
+                if replies[i] == history[j, H_MOVE]:
+                    chosen_best = True
+        if best < n:
+            out[0] += 1
+            out[1] += chosen_best
+
+
+@njit(cache=True)
 def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            counts: Array, order: Array, seat: int, side: int, carry: int,
-           candidates: Array, active: BoolArray, samples: int, policy: int,
+           candidates: Array, active: BoolArray, samples: int, policies: Array,
            rng: UArray, stats: FloatArray, visits: Array, totals: Array, target: int,
-           match_bonus: float, history: Array, held: Array, tau: float,
+           match_bonus: float, history: Array, held: Array, models: Array, tau: float,
            chances: FloatArray) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
-    active candidate move on that same deal, finish with the rollout policy for every
-    seat and add the value to the move's statistics (common random numbers across
+    active candidate move on that same deal, finish with each seat's rollout policy
+    (``policies``) and add the value to the move's statistics (common random numbers across
     moves): ``stats`` rows are the weighted sums of values, of their squares, the sums
     of weights and of squared weights.
 
     A sample's value is :func:`sample_value` (the deal's gain in lead over the best other
     side from the match ``totals``, the ``match_bonus`` when it ends the match, or the
-    ``chances`` to win it). With ``tau`` > 0 a sample weighs what the other
-    seats' plays of this batch say of their hands (:func:`likelihood`); else 1."""
+    ``chances`` to win it). With ``tau`` > 0 a sample weighs what the plays of this batch
+    of the seats with a model (``models``) say of their hands (:func:`likelihood`); else
+    1."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1340,7 +1397,7 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
         sample_into(cfg, base, unseen, counts, order, seat, rng, sample)
         weight = 1.0
         if tau > 0 and history.shape[0]:
-            weight = likelihood(cfg, cards, sample, history, held, policy, tau, replies,
+            weight = likelihood(cfg, cards, sample, history, held, models, tau, replies,
                                 worth, scratch, context, options, memo)
         state = rng[0]
         for i in range(candidates.shape[0]):
@@ -1349,7 +1406,7 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             rng[0] = state  # the same rollout randomness for every move
             st[:] = sample
             apply(cfg, cards, st, candidates[i])
-            policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies,
+            policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
                            scratch)
             deal_score(cfg, cards, st, carry, total)
             value = sample_value(cfg, totals, total, side, target, match_bonus, chances)
@@ -1394,7 +1451,7 @@ def new_tree(cfg: Array, tree: Array, sums: FloatArray, candidates: Array, side:
 
 @njit(cache=True)
 def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Array,
-                order: Array, seat: int, carry: int, iterations: int, policy: int,
+                order: Array, seat: int, carry: int, iterations: int, policies: Array,
                 rng: UArray, tree: Array, sums: FloatArray, used: Array,
                 totals: Array, target: int, match_bonus: float,
                 exploration: float, chances: FloatArray) -> None:
@@ -1403,8 +1460,8 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     the unseen cards at random, descends the tree through the moves legal on that deal
     (UCB1 with availability counts, ``exploration`` points wide, each side maximising
     its own value), adds one node for a legal move not tried yet, finishes the deal with
-    the rollout ``policy`` and adds each node's mover the deal's value for its side
-    (:func:`sample_value`, as :func:`search`)."""
+    each seat's rollout policy (``policies``) and adds each node's mover the deal's value
+    for its side (:func:`sample_value`, as :func:`search`)."""
     st = np.zeros(STATE_SIZE, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1486,7 +1543,8 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
             node = best
             depth += 1
             path[depth] = node
-        policy_playout(cfg, cards, st, rng, moves, options, memo, policy, replies, scratch)
+        policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
+                       scratch)
         deal_score(cfg, cards, st, carry, total)
         for s in range(sides):
             values[s] = sample_value(cfg, totals, total, s, target, match_bonus, chances)

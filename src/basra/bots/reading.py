@@ -1,0 +1,80 @@
+"""Reading the other seats' style of play from their plays of the match so far.
+
+Once a batch of hands is played out, every card a seat held in it is known, so each of
+its plays can be checked against what a known style would have played with that hand:
+the expert's reasoning (rollout policy 4) or greedy play (policy 1). A seat whose plays
+agree with one style nearly always, over enough plays that the style tells apart from
+other moves, is taken to play it: the master's rollouts then play that seat as it plays,
+and its plays of the batch in progress say what it may hold (docs/strength.md). Plays
+that a style does not explain (a person's, another search player's) leave a seat
+unread, and the master searches as it does against anyone.
+
+It reads the plays every seat saw (the public record of the deal), nothing hidden. It
+needs the compiled path (:mod:`basra.fast`); without it, no seat is read.
+"""
+
+from __future__ import annotations
+
+from basra import fast
+from basra.observe import Observation
+
+__all__ = ["MIN_AGREEMENT", "MIN_PLAYS", "STYLES", "StyleReader"]
+
+STYLES = (4, 1)
+"""The styles a seat may be read as, as rollout policies: the expert's play and greedy
+play (:func:`basra.fast.kernels.policy_move`)."""
+MIN_PLAYS = 12
+"""The fewest plays a style tells apart from other moves before a seat is read as it."""
+MIN_AGREEMENT = 0.95
+"""The share of those plays that must be the style's: over 20 matches each the expert's
+plays are all its style's and greedy's all its, where a master's agree with the expert's
+in about two of three (docs/strength.md)."""
+
+
+class StyleReader:
+    """Counts, per seat and style, the plays of finished batches the style tells apart
+    and how many of them it would have played."""
+
+    def __init__(self) -> None:
+        self._counts: dict[tuple[int, int], list[int]] = {}
+        self._read: set[tuple[int, int, int]] = set()
+        self._deal = 0
+
+    def observe(self, observation: Observation) -> None:
+        """Read the batches of this deal finished since the last call (once each)."""
+        if not fast.available():
+            return
+        if observation.deal_number < self._deal:  # a new match: other players, maybe
+            self._counts.clear()
+            self._read.clear()
+        self._deal = observation.deal_number
+        from basra.fast.core import play_agreement
+
+        for batch in range(1, observation.batch):
+            key = (observation.deal_number, observation.initial_floor, batch)
+            if key in self._read:
+                continue
+            self._read.add(key)
+            for seat in observation.seats:
+                if seat == observation.seat:
+                    continue
+                for style in STYLES:
+                    told, agreed = play_agreement(observation, batch, seat, style)
+                    counts = self._counts.setdefault((seat, style), [0, 0])
+                    counts[0] += told
+                    counts[1] += agreed
+
+    def style(self, seat: int) -> int | None:
+        """The style ``seat`` plays, if its plays so far say so clearly; else None."""
+        best = None
+        best_share = 0.0
+        for style in STYLES:
+            told, agreed = self._counts.get((seat, style), (0, 0))
+            share = agreed / told if told >= MIN_PLAYS else 0.0
+            if share >= MIN_AGREEMENT and share > best_share:
+                best, best_share = style, share
+        return best
+
+    def styles(self, players: int) -> tuple[int | None, ...]:
+        """:meth:`style` of every seat."""
+        return tuple(self.style(seat) for seat in range(players))
