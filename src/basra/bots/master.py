@@ -8,7 +8,9 @@ lasts; more: the expert's play), and keeps the mean points margin of each move (
 more than two sides, what the deal adds to its lead over the best other side of the
 match), 50 points more or less when the sampled deal ends the match won or lost. A move
 clearly worse than the best (three standard errors behind) stops getting samples, so the
-close ones get more. :class:`SearchSettings` holds the alternatives measured against it
+close ones get more. A seat whose plays of the match so far are all the expert's or all
+greedy (:mod:`basra.bots.reading`) plays so in the rollouts, and its plays of the batch
+say what it may hold. :class:`SearchSettings` holds the alternatives measured against it
 (docs/strength.md): other rollout policies (the expert's own play among them), inference
 from the other seats' plays, information-set MCTS, the chance to win the match as a
 sample's value.
@@ -62,9 +64,11 @@ INFER_TAU = 0.0
 """Inference from the other seats' plays of the batch: each sample is weighted by how
 likely their plays are with the hands it deals them, by a softmax of this temperature
 over their moves' values as the rollout policy weighs them (the expert's for policy 4,
-else greedy keeping sweepers; 0: every sample weighs the same). It pays only when that
-model is the other seat's real play: sharp (0.05) with the expert's values, it gains a
-point a deal against the expert and loses three against a master (docs/strength.md)."""
+greedy's for 1, else greedy keeping sweepers; 0: every sample weighs the same). It pays
+only when that model is the other seat's real play: sharp (0.05) with the expert's
+values, it gains a point a deal against the expert and loses three against a master
+(docs/strength.md). A seat whose style is read (:attr:`SearchSettings.read_styles`) is
+read by its style whatever this is."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""

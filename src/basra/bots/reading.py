@@ -9,8 +9,11 @@ and its plays of the batch in progress say what it may hold (docs/strength.md). 
 that a style does not explain (a person's, another search player's) leave a seat
 unread, and the master searches as it does against anyone.
 
-It reads the plays every seat saw (the public record of the deal), nothing hidden. It
-needs the compiled path (:mod:`basra.fast`); without it, no seat is read.
+It reads the plays every seat saw (the public record of the deal), nothing hidden. A
+master kept for a whole match (``basra arena``, ``basra play``) reads every deal of it;
+one made afresh for each move (the web server's worker pool) reads the finished batches
+of the deal in progress only. It needs the compiled path (:mod:`basra.fast`); without
+it, no seat is read.
 """
 
 from __future__ import annotations

@@ -1,0 +1,83 @@
+"""How often each level's plays are the choice of each style the master reads.
+
+Plays matches (2-player egyptian) of ``--player`` against ``--against`` and, for every
+finished batch, checks ``--player``'s plays (its hand then known) against each style of
+:data:`basra.bots.reading.STYLES` (:func:`basra.fast.core.play_agreement`): how many
+plays the style tells apart from other moves, and how many of them it would have played.
+The master reads a seat as a style from 95% of at least 12 such plays::
+
+    python benchmarks/style_agreement.py --player expert --against greedy --matches 20
+    python benchmarks/style_agreement.py --player master --against greedy --matches 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from harness import stamp
+from rich.progress import track
+
+from basra import fast
+from basra.bots import Bot, close_bot, make_bot
+from basra.bots.master import MasterBot
+from basra.bots.reading import STYLES
+from basra.match import Match
+from basra.observe import observe
+from basra.rules import make_rules
+
+NAMES = {4: "expert", 1: "greedy"}
+
+
+def build(level: str, seed: int, samples: int) -> Bot:
+    if level == "master":  # a fixed budget: the same plays on any machine
+        return MasterBot(seed, samples=samples)
+    return make_bot(level, seed)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--player", default="expert", help="the level whose plays are read")
+    parser.add_argument("--against", default="greedy")
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--samples", type=int, default=3000,
+                        help="a master's samples a move")
+    args = parser.parse_args(argv)
+    if not fast.available():
+        raise SystemExit("the compiled path is not available (numba missing)")
+    from basra.fast.core import play_agreement
+
+    rules = make_rules("egyptian")
+    counts = {style: [0, 0] for style in STYLES}
+    for seed in track(range(args.matches), description="matches", transient=True):
+        bots = [build(args.player, 2 * seed, args.samples),
+                build(args.against, 2 * seed + 1, args.samples)]
+        match = Match(rules, seed)
+        read: set[tuple[int, int]] = set()
+        try:
+            while not match.is_over:
+                seat = match.state.to_play
+                view = observe(match, seat)
+                if seat == 1:  # the other seat reads seat 0's finished batches
+                    for batch in range(1, view.batch):
+                        if (view.deal_number, batch) not in read:
+                            read.add((view.deal_number, batch))
+                            for style in STYLES:
+                                told, agreed = play_agreement(view, batch, 0, style)
+                                counts[style][0] += told
+                                counts[style][1] += agreed
+                match.play(bots[seat].choose(view))
+        finally:
+            for bot in bots:
+                close_bot(bot)
+    print(json.dumps({
+        **stamp("style_agreement.py"), "player": args.player, "against": args.against,
+        "matches": args.matches,
+        "styles": {NAMES[s]: {"told_apart": t, "agreed": a,
+                               "share": round(a / t, 4) if t else None}
+                   for s, (t, a) in counts.items()},
+    }))
+
+
+if __name__ == "__main__":
+    main()
