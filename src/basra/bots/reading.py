@@ -30,8 +30,8 @@ MIN_PLAYS = 12
 """The fewest plays a style tells apart from other moves before a seat is read as it."""
 MIN_AGREEMENT = 0.95
 """The share of those plays that must be the style's: over 20 matches each the expert's
-plays are all its style's and greedy's all its, where a master's agree with the expert's
-in about two of three (docs/strength.md)."""
+plays were all its style's and greedy's all its, where a master's agreed with the
+expert's in 70% (``benchmarks/style_agreement.py``, docs/strength.md)."""
 
 
 class StyleReader:
