@@ -47,7 +47,7 @@ from basra.observe import observe
 from basra.rules import make_rules
 
 OLD_MASTER = {"compiled": False, "think_ms": 1000, "workers": 2, "prune": False,
-              "match_bonus": 0.0, "policy": 1}
+              "match_bonus": 0.0, "policy": 1, "read_styles": False}
 """The master before the compiled search (its search is :func:`search_moves`)."""
 
 BUDGET = ("think_ms", "samples", "workers")
