@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="the fast extra is not installed")
 
 import numpy as np
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="the fast extra is not installed")
 
 from basra.bots import close_bot, make_bot
 from basra.bots.reading import MIN_PLAYS, StyleReader

@@ -201,7 +201,7 @@ def compile_kernels() -> float:
              np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
              np.zeros(1, np.int64), np.ones(4, np.int64), 1.0, np.zeros((0, 0)))
     k.agreement(fast.cfg, fast.cards, history, np.array([1 << (moves[0] & 63)], np.int64),
-                4, np.zeros(2, np.int64))
+                4, np.zeros(2, np.int64), fast.options, fast.memo)
     win_chances(fast, 101, deals=4)
     tree = np.empty((k.TREE_ROWS, len(moves) + 2), np.int64)
     sums = np.empty(len(moves) + 2)
@@ -327,7 +327,7 @@ def play_agreement(observation: Observation, batch: int, seat: int, model: int
     out = np.zeros(2, np.int64)
     fast = fast_rules(observation.rules)
     k.agreement(fast.cfg, fast.cards, np.ascontiguousarray(history[mine]),
-                np.ascontiguousarray(held[mine]), model, out)
+                np.ascontiguousarray(held[mine]), model, out, fast.options, fast.memo)
     return int(out[0]), int(out[1])
 
 

@@ -1335,18 +1335,17 @@ def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Ar
 
 @njit(cache=True)
 def agreement(cfg: Array, cards: Array, history: Array, held: Array, model: int,
-              out: Array) -> None:
+              out: Array, options: Array, memo: Array) -> None:
     """How often plays of finished batches are the rollout policy ``model``'s choice
     (:func:`play_values`), the hand each was chosen from being known (``held[j]``, every
     card that seat played from then on): adds to ``out[0]`` the plays where the model
     tells the moves apart (some valued below the best) and to ``out[1]`` those of them
-    where the move played is one the model values best."""
+    where the move played is one the model values best. ``options``, ``memo``: the
+    rules' capture buffers."""
     replies = np.empty(MAX_MOVES, np.int64)
     worth = np.empty(MAX_MOVES)
     scratch = np.empty(52)
     context = np.empty(EXPERT_CONTEXT, np.int64)
-    options = np.empty(MAX_OPTIONS, np.int64)
-    memo = new_memo()
     for j in range(history.shape[0]):
         n = play_values(cfg, cards, history, j, held[j], model, replies, worth, scratch,
                         context, options, memo)
