@@ -1,4 +1,4 @@
-"""What the hidden cards are worth: a player that sees them, against the expert.
+"""What the hidden cards are worth: a player that sees them, against the expert or greedy.
 
 A ceiling for the master's strength targets. The clairvoyant player does what the master
 does (each legal move played out to the end of the deal with the expert's rollouts,
@@ -9,9 +9,13 @@ instead of deals sampled from what its seat may see:
 * ``hand``: it sees the other hand; the stock is shuffled afresh for each sample.
 
 It plays duplicate matches (2-player egyptian, each seed once per seating) against the
-expert and prints the share it wins with its Wilson interval::
+expert (or ``--against greedy``) and prints the share it wins with its Wilson interval::
 
     python benchmarks/clairvoyant.py --sees hand -n 200 --samples 100
+    python benchmarks/clairvoyant.py --sees hand -n 200 --samples 100 --against greedy
+
+In its rollouts the other seat plays as it does (the expert's play, or greedy's), as the
+master's do once it has read that seat's style.
 
 The master, which sees only its seat, won 72.5% of 200 against the expert
 (docs/strength.md): the gap to these figures is what the hidden cards cost it.
@@ -31,16 +35,17 @@ from harness import stamp
 from basra import fast
 from basra.arena import wilson_interval
 from basra.bots.expert import ExpertBot
+from basra.bots.simple import GreedyBot
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
 
 RULES = make_rules("egyptian")
-EXPERTS = np.full(4, 4, np.int64)
-"""Every seat's rollout policy: the expert's play."""
+OPPONENTS = {"expert": (ExpertBot, 4), "greedy": (GreedyBot, 1)}
+"""Each level played against: its bot and its rollout policy (basra.fast.kernels.policy_move)."""
 
 
-def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
+def _choose(match: Match, sees: str, samples: int, seed: int, other: int) -> int:
     from basra.fast import kernels as k
     from basra.fast.core import fast_rules, to_array
 
@@ -50,6 +55,8 @@ def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
     rules = fast_rules(RULES)
     truth = to_array(match.state)
     side = RULES.side_of[match.state.to_play]
+    policies = np.full(4, other, np.int64)  # the other seat plays as it does
+    policies[match.state.to_play] = 4  # the clairvoyant's own seat: the expert's play
     rng = random.Random(seed)
     deals = []
     for _ in range(samples if sees == "hand" else 1):
@@ -77,7 +84,7 @@ def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
             k.apply(rules.cfg, rules.cards, st, move)
             dice = np.array([(seed + i) * 2 + 1], np.uint64)
             k.policy_playout(rules.cfg, rules.cards, st, dice, moves_buffer, options,
-                             rules.memo, EXPERTS, replies, scratch)
+                             rules.memo, policies, replies, scratch)
             k.deal_score(rules.cfg, rules.cards, st, match.carry, total)
             value += k.lead_gain(rules.cfg, totals, total, side)
         if value > best_value:
@@ -85,18 +92,19 @@ def _choose(match: Match, sees: str, samples: int, seed: int) -> int:
     return best
 
 
-def play(seed: int, seat: int, sees: str, samples: int) -> bool:
+def play(seed: int, seat: int, sees: str, samples: int, against: str) -> bool:
     """One match; whether the clairvoyant player (at ``seat``) won it."""
-    expert = ExpertBot(seed)
+    level, policy = OPPONENTS[against]
+    other = level(seed)
     match = Match(RULES, seed, variant="egyptian")
     decision = 0
     while not match.is_over:
         to_play = match.state.to_play
         if to_play == seat:
             decision += 1
-            move = _choose(match, sees, samples, seed * 1000 + decision)
+            move = _choose(match, sees, samples, seed * 1000 + decision, policy)
         else:
-            move = expert.choose(observe(match, to_play))
+            move = other.choose(observe(match, to_play))
         match.play(move)
     return match.winner == RULES.side_of[seat]
 
@@ -107,6 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", "--matches", type=int, default=200)
     parser.add_argument("--samples", type=int, default=100,
                         help="deals of the stock a move with --sees hand")
+    parser.add_argument("--against", choices=sorted(OPPONENTS), default="expert")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args(argv)
@@ -115,9 +124,11 @@ def main(argv: list[str] | None = None) -> None:
     games = [(args.seed + i // 2, i % 2) for i in range(args.matches)]
     with ProcessPoolExecutor(args.jobs) as pool:
         won = sum(pool.map(play, [s for s, _ in games], [t for _, t in games],
-                           [args.sees] * len(games), [args.samples] * len(games)))
+                           [args.sees] * len(games), [args.samples] * len(games),
+                           [args.against] * len(games)))
     low, high = wilson_interval(won, args.matches)
-    json.dump({**stamp("clairvoyant.py"), "sees": args.sees, "samples": args.samples,
+    json.dump({**stamp("clairvoyant.py"), "sees": args.sees, "against": args.against,
+               "samples": args.samples,
                "seed": args.seed, "matches": args.matches, "won": won,
                "win_rate": won / args.matches, "wilson_95": [round(low, 4), round(high, 4)]},
               sys.stdout)

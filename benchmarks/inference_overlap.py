@@ -1,6 +1,7 @@
 """How much the other seat's plays tell of its hand, as the master's inference reads them.
 
-At each of seat 0's decisions of expert-against-expert matches (2-player egyptian) where
+At each of seat 0's decisions of the expert's matches against ``--other`` (the expert or
+greedy; 2-player egyptian) where
 the other seat has played in this batch, the master's sampler deals ``--samples`` hands
 to the other seat; each is weighted by :func:`basra.fast.kernels.likelihood` (the
 rollout policy's values, ``--policy``, softmax temperature ``--tau``). Printed per number
@@ -8,6 +9,7 @@ of the other seat's plays seen: the share of the true hand's cards a sampled han
 unweighted and weighted, and the weights' effective sample size as a share of the samples::
 
     python benchmarks/inference_overlap.py --matches 30 --policy 4 --tau 1
+    python benchmarks/inference_overlap.py --matches 30 --other greedy --policy 1 --tau 0.05
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from harness import stamp
 
 from basra import fast
 from basra.bots.expert import ExpertBot
+from basra.bots.simple import GreedyBot
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
@@ -32,6 +35,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=500)
     parser.add_argument("--policy", type=int, default=4)
     parser.add_argument("--tau", type=float, default=1.0)
+    parser.add_argument("--other", choices=["expert", "greedy"], default="expert",
+                        help="who plays seat 1, whose plays are read")
     args = parser.parse_args(argv)
     if not fast.available():
         raise SystemExit("the compiled path is not available (numba missing)")
@@ -40,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
 
     rules = make_rules("egyptian")
     compiled = fast_rules(rules)
-    expert = ExpertBot(1)
+    players = (ExpertBot(1), ExpertBot(2) if args.other == "expert" else GreedyBot(2))
     buffers = (np.empty(k.MAX_MOVES, np.int64), np.empty(k.MAX_MOVES), np.empty(52),
                np.empty(k.EXPERT_CONTEXT, np.int64), np.empty(k.MAX_OPTIONS, np.int64))
     rows: dict[int, list[tuple[float, float, float]]] = {}
@@ -68,9 +73,9 @@ def main(argv: list[str] | None = None) -> None:
                 rows.setdefault(len(history), []).append(
                     (float(h.mean()), float((w * h).sum() / w.sum()),
                      float(w.sum() ** 2 / (w * w).sum() / len(w))))
-            match.play(expert.choose(view))
+            match.play(players[seat].choose(view))
     result = {**stamp("inference_overlap.py"), "matches": args.matches,
-              "samples": args.samples, "policy": args.policy, "tau": args.tau,
+              "samples": args.samples, "other": args.other, "policy": args.policy, "tau": args.tau,
               "by_plays_seen": {
                   str(n): {"decisions": len(found),
                            "share_uniform": round(float(np.mean([r[0] for r in found])), 4),
