@@ -75,6 +75,19 @@ def test_a_style_needs_enough_plays() -> None:
     assert reader.style(1) == GREEDY
 
 
+@pytest.mark.parametrize("min_plays", [4, MIN_PLAYS])
+def test_a_seat_is_read_from_the_batch_its_told_plays_reach_the_threshold(
+        min_plays: int) -> None:
+    reader = StyleReader(min_plays)
+    for view in _views("greedy", seed=5):
+        reader.observe(view)
+        told = reader._counts.get((1, GREEDY), [0, 0])[0]
+        assert (reader.style(1) == GREEDY) == (told >= min_plays)
+        if told >= min_plays:
+            return
+    pytest.fail("the match ended before greedy made enough plays to read")
+
+
 def test_each_batch_is_read_once_and_a_new_match_starts_afresh() -> None:
     views = _views("greedy", seed=7, matches=2)
     restart = next(i for i in range(1, len(views))

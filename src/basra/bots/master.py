@@ -38,7 +38,7 @@ from basra import fast
 from basra.observe import Observation
 from basra.rules import Rules
 
-from .reading import StyleReader
+from .reading import MIN_PLAYS, StyleReader
 from .search import deal_margin, greedy_playout, sample_state, solve
 
 __all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "ROLLOUT_POLICY", "MasterBot",
@@ -144,6 +144,9 @@ class SearchSettings:
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
     greedily plays so in the compiled search's rollouts, and its plays of the batch
     weigh the samples (:func:`basra.fast.core.observation_search`'s ``styles``)."""
+    read_after: int = MIN_PLAYS
+    """The fewest plays a style tells apart from other moves before a seat is read as
+    playing it (:data:`basra.bots.reading.MIN_PLAYS`)."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -233,7 +236,7 @@ class MasterBot:
         default = 1 if compiled else min(2, os.cpu_count() or 1)
         self.workers = max(1, workers if workers is not None else default)
         self._pool: Executor | None = None
-        self.reader = StyleReader()
+        self.reader = StyleReader(self.settings.read_after)
         """What the other seats' plays say of their style."""
 
     def close(self) -> None:

@@ -38,7 +38,9 @@ class StyleReader:
     """Counts, per seat and style, the plays of finished batches the style tells apart
     and how many of them it would have played."""
 
-    def __init__(self) -> None:
+    def __init__(self, min_plays: int = MIN_PLAYS) -> None:
+        self.min_plays = min_plays
+        """The fewest plays a style tells apart before a seat is read as it."""
         self._counts: dict[tuple[int, int], list[int]] = {}
         self._read: set[tuple[int, int, int]] = set()
         self._deal = 0
@@ -73,7 +75,7 @@ class StyleReader:
         best_share = 0.0
         for style in STYLES:
             told, agreed = self._counts.get((seat, style), (0, 0))
-            share = agreed / told if told >= MIN_PLAYS else 0.0
+            share = agreed / told if told >= self.min_plays else 0.0
             if share >= MIN_AGREEMENT and share > best_share:
                 best, best_share = style, share
         return best
