@@ -4,10 +4,14 @@ Plays matches (2-player egyptian) of ``--player`` against ``--against`` and, for
 finished batch, checks ``--player``'s plays (its hand then known) against each style of
 :data:`basra.bots.reading.STYLES` (:func:`basra.fast.core.play_agreement`): how many
 plays the style tells apart from other moves, and how many of them it would have played.
-The master reads a seat as a style from 95% of at least 12 such plays::
+The master reads a seat as a style from 95% of at least 12 such plays
+(``SearchSettings.read_after``). For each threshold of ``--read-after``, it also counts
+at how many of ``--against``'s decisions a reader with that threshold
+(:class:`basra.bots.reading.StyleReader`) reads ``--player`` as each style, or as none::
 
     python benchmarks/style_agreement.py --player expert --against greedy --matches 20
-    python benchmarks/style_agreement.py --player master --against greedy --matches 10
+    python benchmarks/style_agreement.py --player master --against greedy --matches 10 \
+        --read-after 6,12
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from rich.progress import track
 from basra import fast
 from basra.bots import Bot, close_bot, make_bot
 from basra.bots.master import MasterBot
-from basra.bots.reading import STYLES
+from basra.bots.reading import MIN_PLAYS, STYLES, StyleReader
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
@@ -42,18 +46,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--samples", type=int, default=3000,
                         help="a master's samples a move")
+    parser.add_argument("--read-after", default=str(MIN_PLAYS),
+                        help="reader thresholds, comma-separated (default %(default)s)")
     args = parser.parse_args(argv)
     if not fast.available():
         raise SystemExit("the compiled path is not available (numba missing)")
     from basra.fast.core import play_agreement
 
     rules = make_rules("egyptian")
+    try:
+        thresholds = [int(n) for n in args.read_after.split(",")]
+    except ValueError:
+        parser.error(f"--read-after: expected whole numbers separated by commas, "
+                     f"got {args.read_after!r}")
     counts = {style: [0, 0] for style in STYLES}
+    read_as: dict[int, dict[str, int]] = {n: {} for n in thresholds}
     for seed in track(range(args.matches), description="matches", transient=True):
         bots = [build(args.player, 2 * seed, args.samples),
                 build(args.against, 2 * seed + 1, args.samples)]
         match = Match(rules, seed)
         read: set[tuple[int, int]] = set()
+        readers = {n: StyleReader(n) for n in thresholds}
         try:
             while not match.is_over:
                 seat = match.state.to_play
@@ -66,6 +79,10 @@ def main(argv: list[str] | None = None) -> None:
                                 told, agreed = play_agreement(view, batch, 0, style)
                                 counts[style][0] += told
                                 counts[style][1] += agreed
+                    for n, reader in readers.items():
+                        reader.observe(view)
+                        name = NAMES.get(reader.style(0) or 0, "none")
+                        read_as[n][name] = read_as[n].get(name, 0) + 1
                 match.play(bots[seat].choose(view))
         finally:
             for bot in bots:
@@ -76,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         "styles": {NAMES[s]: {"told_apart": t, "agreed": a,
                                "share": round(a / t, 4) if t else None}
                    for s, (t, a) in counts.items()},
+        "decisions_read_as": {str(n): found for n, found in read_as.items()},
     }))
 
 
