@@ -4,7 +4,7 @@ Plays matches (2-player egyptian) of ``--player`` against ``--against`` and, for
 finished batch, checks ``--player``'s plays (its hand then known) against each style of
 :data:`basra.bots.reading.STYLES` (:func:`basra.fast.core.play_agreement`): how many
 plays the style tells apart from other moves, and how many of them it would have played.
-The master reads a seat as a style from 95% of at least 12 such plays
+The master reads a seat as a style from 95% of at least 8 such plays
 (``SearchSettings.read_after``). For each threshold of ``--read-after``, it also counts
 at how many of ``--against``'s decisions a reader with that threshold
 (:class:`basra.bots.reading.StyleReader`) reads ``--player`` as each style, or as none::
