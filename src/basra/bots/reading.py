@@ -29,8 +29,9 @@ play (:func:`basra.fast.kernels.policy_move`)."""
 MIN_PLAYS = 8
 """The fewest plays a style tells apart from other moves before a seat is read as it:
 about four batches. Over 20 matches each it read the expert and greedy at four in five of
-their opponents' decisions and misread neither them, random play nor a master, where 6
-misread some now and then and 12 read the expert and greedy at 70% of the decisions
+their opponents' decisions and misread none of the players measured (the expert, greedy,
+random play, a master), where 6 misread some now and then and 12 read the expert and
+greedy at 70% of the decisions
 (``benchmarks/style_agreement.py --read-after``, docs/strength.md)."""
 MIN_AGREEMENT = 0.95
 """The share of those plays that must be the style's: over 20 matches each the expert's
