@@ -34,15 +34,13 @@ from harness import stamp
 
 from basra import fast
 from basra.arena import wilson_interval
-from basra.bots.expert import ExpertBot
-from basra.bots.simple import GreedyBot
+from basra.bots import make_bot
+from basra.bots.reading import LEVEL_STYLES
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
 
 RULES = make_rules("egyptian")
-OPPONENTS = {"expert": (ExpertBot, 4), "greedy": (GreedyBot, 1)}
-"""Each level played against: its bot and its rollout policy (basra.fast.kernels.policy_move)."""
 
 
 def _choose(match: Match, sees: str, samples: int, seed: int, other: int) -> int:
@@ -94,8 +92,8 @@ def _choose(match: Match, sees: str, samples: int, seed: int, other: int) -> int
 
 def play(seed: int, seat: int, sees: str, samples: int, against: str) -> bool:
     """One match; whether the clairvoyant player (at ``seat``) won it."""
-    level, policy = OPPONENTS[against]
-    other = level(seed)
+    other = make_bot(against, seed)
+    policy = LEVEL_STYLES[against]  # its play in the rollouts
     match = Match(RULES, seed, variant="egyptian")
     decision = 0
     while not match.is_over:
@@ -115,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", "--matches", type=int, default=200)
     parser.add_argument("--samples", type=int, default=100,
                         help="deals of the stock a move with --sees hand")
-    parser.add_argument("--against", choices=sorted(OPPONENTS), default="expert")
+    parser.add_argument("--against", choices=sorted(LEVEL_STYLES), default="expert")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args(argv)

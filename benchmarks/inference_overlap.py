@@ -22,8 +22,8 @@ import numpy as np
 from harness import stamp
 
 from basra import fast
-from basra.bots.expert import ExpertBot
-from basra.bots.simple import GreedyBot
+from basra.bots import make_bot
+from basra.bots.reading import LEVEL_STYLES
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=500)
     parser.add_argument("--policy", type=int, default=4)
     parser.add_argument("--tau", type=float, default=1.0)
-    parser.add_argument("--other", choices=["expert", "greedy"], default="expert",
+    parser.add_argument("--other", choices=sorted(LEVEL_STYLES), default="expert",
                         help="who plays seat 1, whose plays are read")
     args = parser.parse_args(argv)
     if not fast.available():
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
 
     rules = make_rules("egyptian")
     compiled = fast_rules(rules)
-    players = (ExpertBot(1), ExpertBot(2) if args.other == "expert" else GreedyBot(2))
+    players = (make_bot("expert", 1), make_bot(args.other, 2))
     buffers = (np.empty(k.MAX_MOVES, np.int64), np.empty(k.MAX_MOVES), np.empty(52),
                np.empty(k.EXPERT_CONTEXT, np.int64), np.empty(k.MAX_OPTIONS, np.int64))
     rows: dict[int, list[tuple[float, float, float]]] = {}

@@ -25,12 +25,12 @@ from rich.progress import track
 from basra import fast
 from basra.bots import Bot, close_bot, make_bot
 from basra.bots.master import MasterBot
-from basra.bots.reading import MIN_PLAYS, STYLES, StyleReader
+from basra.bots.reading import LEVEL_STYLES, MIN_PLAYS, STYLES, StyleReader
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
 
-NAMES = {4: "expert", 1: "greedy"}
+NAMES = {style: level for level, style in LEVEL_STYLES.items()}
 
 
 def build(level: str, seed: int, samples: int) -> Bot:
@@ -51,8 +51,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not fast.available():
         raise SystemExit("the compiled path is not available (numba missing)")
-    from basra.fast.core import play_agreement
-
     rules = make_rules("egyptian")
     try:
         thresholds = [int(n) for n in args.read_after.split(",")]
@@ -65,28 +63,25 @@ def main(argv: list[str] | None = None) -> None:
         bots = [build(args.player, 2 * seed, args.samples),
                 build(args.against, 2 * seed + 1, args.samples)]
         match = Match(rules, seed)
-        read: set[tuple[int, int]] = set()
-        readers = {n: StyleReader(n) for n in thresholds}
+        reader = StyleReader()
         try:
             while not match.is_over:
                 seat = match.state.to_play
                 view = observe(match, seat)
                 if seat == 1:  # the other seat reads seat 0's finished batches
-                    for batch in range(1, view.batch):
-                        if (view.deal_number, batch) not in read:
-                            read.add((view.deal_number, batch))
-                            for style in STYLES:
-                                told, agreed = play_agreement(view, batch, 0, style)
-                                counts[style][0] += told
-                                counts[style][1] += agreed
-                    for n, reader in readers.items():
-                        reader.observe(view)
+                    reader.observe(view)
+                    for n in thresholds:
+                        reader.min_plays = n
                         name = NAMES.get(reader.style(0) or 0, "none")
                         read_as[n][name] = read_as[n].get(name, 0) + 1
                 match.play(bots[seat].choose(view))
         finally:
             for bot in bots:
                 close_bot(bot)
+        for style in STYLES:
+            told, agreed = reader.plays(0, style)
+            counts[style][0] += told
+            counts[style][1] += agreed
     print(json.dumps({
         **stamp("style_agreement.py"), "player": args.player, "against": args.against,
         "matches": args.matches,

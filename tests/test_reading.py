@@ -81,7 +81,7 @@ def test_a_seat_is_read_from_the_batch_its_told_plays_reach_the_threshold(
     reader = StyleReader(min_plays)
     for view in _views("greedy", seed=5):
         reader.observe(view)
-        told = reader._counts.get((1, GREEDY), [0, 0])[0]
+        told = reader.plays(1, GREEDY)[0]
         assert (reader.style(1) == GREEDY) == (told >= min_plays)
         if told >= min_plays:
             return

@@ -21,18 +21,20 @@ from __future__ import annotations
 from basra import fast
 from basra.observe import Observation
 
-__all__ = ["MIN_AGREEMENT", "MIN_PLAYS", "STYLES", "StyleReader"]
+__all__ = ["LEVEL_STYLES", "MIN_AGREEMENT", "MIN_PLAYS", "STYLES", "StyleReader"]
 
-STYLES = (4, 1)
-"""The styles a seat may be read as, as rollout policies: the expert's play and greedy
-play (:func:`basra.fast.kernels.policy_move`)."""
+LEVEL_STYLES = {"expert": 4, "greedy": 1}
+"""The levels whose style a seat may be read as, and each one's rollout policy
+(:func:`basra.fast.kernels.policy_move`): the expert's play and greedy play."""
+STYLES = tuple(LEVEL_STYLES.values())
+"""The styles a seat may be read as, as rollout policies."""
 MIN_PLAYS = 8
 """The fewest plays a style tells apart from other moves before a seat is read as it:
 about four batches. Over 20 matches each it read the expert and greedy at four in five of
 their opponents' decisions and misread none of the players measured (the expert, greedy,
 random play, a master), where 6 misread some now and then and 12 read the expert and
-greedy at 70% of the decisions
-(``benchmarks/style_agreement.py --read-after``, docs/strength.md)."""
+greedy at 70% of the decisions (``benchmarks/style_agreement.py --read-after``,
+docs/strength.md)."""
 MIN_AGREEMENT = 0.95
 """The share of those plays that must be the style's: over 20 matches each the expert's
 plays were all its style's and greedy's all its, where a master's agreed with the
@@ -74,12 +76,18 @@ class StyleReader:
                     counts[0] += told
                     counts[1] += agreed
 
+    def plays(self, seat: int, style: int) -> tuple[int, int]:
+        """Of ``seat``'s plays read so far, how many ``style`` tells apart from other
+        moves, and how many of those it would have played."""
+        told, agreed = self._counts.get((seat, style), (0, 0))
+        return told, agreed
+
     def style(self, seat: int) -> int | None:
         """The style ``seat`` plays, if its plays so far say so clearly; else None."""
         best = None
         best_share = 0.0
         for style in STYLES:
-            told, agreed = self._counts.get((seat, style), (0, 0))
+            told, agreed = self.plays(seat, style)
             share = agreed / told if told >= self.min_plays else 0.0
             if share >= MIN_AGREEMENT and share > best_share:
                 best, best_share = style, share
