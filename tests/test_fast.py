@@ -325,6 +325,53 @@ def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     assert stats.sums[index] / stats.visits[index] == pytest.approx(exact[chosen], abs=0.5)
 
 
+def test_the_tree_plans_against_a_seat_of_known_style() -> None:
+    """A seat read as greedy plays greedily in the tree too, so the tree finds the best
+    reply to greedy play, which the tree with the other seat choosing by UCB (and the
+    exact solver) cannot tell from a move worth ten points less against it."""
+    from basra.bots.search import deal_margin, solve
+    from basra.bots.simple import move_value
+    from basra.observe import observe_state
+    from basra.position import parse_position
+    from basra.state import DealState, apply, legal_moves, parse_move
+
+    state = parse_position(
+        "egyptian/2 | dealer 1 | turn 0 | floor AS 4C 5D 8H 10H KH | hands AC 9S JC / "
+        "2D 4D 10C | stock - | piles 2H 3H 3C 4S 4H 5S 5H 5C 6H 6D 8S 8D 8C 10S 10D JH "
+        "JD QS KD / AH AD 2S 2C 3S 3D 6S 6C 7S 7H 7D 7C 9H 9D 9C JS QH QD QC KS KC "
+        "| basras 2 0 | last 0")
+
+    def against_greedy(node: DealState) -> float:
+        """The deal's margin for seat 0 playing its best against greedy play."""
+        if node.is_over:
+            return deal_margin(node, 0)
+        moves = legal_moves(node)
+        if node.to_play == 0:
+            return max(against_greedy(apply(node, m)) for m in moves)
+        values = [move_value(node.table, node.floor, m) for m in moves]
+        best = [m for m, v in zip(moves, values, strict=True) if v == max(values)]
+        return sum(against_greedy(apply(node, m)) for m in best) / len(best)
+
+    view = observe_state(state, 0)
+    moves = list(view.legal_moves)
+    exact = {m: against_greedy(apply(state, m)) for m in moves}
+    best = parse_move(state, "9S:AS+4C+5D+8H")
+    assert max(exact, key=lambda m: exact[m]) == best
+    assert exact[best] - 10 == max(v for m, v in exact.items() if m != best)
+    assert solve(state, 0)[best] == max(solve(state, 0).values()) == exact[best] - 10
+
+    read = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
+                                        styles=(None, 1))
+    chosen = moves[read.visits.index(max(read.visits))]
+    assert chosen == best
+    assert read.sums[moves.index(best)] / read.visits[moves.index(best)] == pytest.approx(
+        exact[best], abs=0.5)
+    unread = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1)
+    index = moves.index(best)
+    assert unread.sums[index] / unread.visits[index] == pytest.approx(exact[best] - 10,
+                                                                      abs=1.0)
+
+
 @pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0},
                                      {"win_chance": True}, {"tree": True, "win_chance": True}],
                          ids=["tree", "expert rollouts and inference", "win chance",

@@ -139,6 +139,10 @@ class SearchSettings:
     instead of flat determinized sampling; the move played is the most visited."""
     exploration: float = 20.0
     """The tree search's UCB width, in points."""
+    read_tree: bool = False
+    """Search with the tree whenever another seat's style is read: that seat plays its
+    style in the tree as in the rollouts, so the master's later moves of the deal are
+    planned against what it does (flat sampling otherwise)."""
     read_styles: bool = True
     """Read the other seats' style from their plays of the match
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
@@ -159,6 +163,11 @@ class SearchSettings:
             return self.policy
         return ROLLOUT_POLICY if rules.players == 2 else MANY_PLAYERS_POLICY
 
+    def uses_tree(self, styles: tuple[int | None, ...]) -> bool:
+        """Whether it searches with the tree, given the styles read (:attr:`tree`,
+        :attr:`read_tree`)."""
+        return self.tree or (self.read_tree and any(s is not None for s in styles))
+
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
             settings: SearchSettings = SearchSettings(),
@@ -170,7 +179,7 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
         from basra.fast.core import observation_search, observation_tree_search
 
         policy = settings.rollout_policy(observation.rules)
-        if settings.tree:
+        if settings.uses_tree(styles):
             stats = observation_tree_search(observation, seconds, seed, samples,
                                             policy=policy,
                                             match_bonus=settings.match_bonus,
@@ -250,12 +259,17 @@ class MasterBot:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
+    def _styles(self, observation: Observation) -> tuple[int | None, ...]:
+        """Each seat's style as read so far (none when the settings do not read)."""
+        if not self.settings.read_styles:
+            return ()
+        return self.reader.styles(len(observation.hand_counts))
+
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
         moves = observation.legal_moves
         self.reader.observe(observation)
-        styles = (self.reader.styles(len(observation.hand_counts))
-                  if self.settings.read_styles else ())
+        styles = self._styles(observation)
         if _fully_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
             exact = solve(sample, observation.side, observation.carry)
@@ -291,7 +305,8 @@ class MasterBot:
             self.reader.observe(observation)
             return moves[0]
         ranked = self.estimates(observation)
-        if self.settings.tree and not _fully_known(observation):
+        if self.settings.uses_tree(self._styles(observation)) and not _fully_known(
+                observation):
             # the tree search's choice is its most visited move
             top = max(e.samples for e in ranked)
             ranked = [e for e in ranked if e.samples == top]

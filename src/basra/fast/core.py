@@ -209,7 +209,9 @@ def compile_kernels() -> float:
     k.tree_search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
                   np.array([1, 0], np.int64), 0, 0, 1, np.ones(4, np.int64),
                   np.array([1], np.uint64), tree,
-                  sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)))
+                  sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)),
+                  np.zeros(4, np.int64), history, np.zeros(1, np.int64),
+                  np.ones(4, np.int64), 1.0)
     return time.perf_counter() - start
 
 
@@ -284,32 +286,40 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             samples: int | None = None, policy: int = 1,
                             match_bonus: float = 0.0, exploration: float = 20.0,
                             win_chance: bool = False,
-                            styles: Sequence[int | None] = ()) -> SearchStats:
+                            styles: Sequence[int | None] = (),
+                            style_tau: float = STYLE_TAU) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
     random, descends the tree of moves through those legal on that deal, adds a node and
     finishes the deal with the rollout ``policy``. Per legal move: the sum of the values
     of the iterations through it and their number (``weights`` and ``visits`` both);
-    ``squares`` are not kept (0). ``win_chance``, ``styles`` (in the rollouts only): as
-    :func:`observation_search`."""
+    ``squares`` are not kept (0). ``win_chance``: as :func:`observation_search`.
+    ``styles``: a seat of known style plays it in the tree as in the rollouts (its moves
+    are not chosen by UCB), and its plays of the batch keep a dealt sample with the
+    chance that style gives them (temperature ``style_tau``; the others are dealt anew),
+    so the tree plans the searching seat's later moves against that seat's real play."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
-    capacity = (samples if samples is not None else 1 << 18) + n + 1
+    # a node an iteration, and one for each new move of a seat of known style
+    capacity = 4 * (samples if samples is not None else 1 << 17) + n + 1
     tree = np.empty((k.TREE_ROWS, capacity), np.int64)
     sums = np.empty(capacity)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, observation.side)], np.int64)
     rng = np.array([(seed << 1) | 1], np.uint64)
     totals = _match_totals(observation)
     chances = _chances(observation, win_chance)
-    policies = _seat_models(observation, policy, 0.0, styles, 0.0)[0]
+    policies, models, tau = _seat_models(observation, policy, 0.0, styles, style_tau)
+    styled = (models >= 0).astype(np.int64)
+    history, held = batch_history(observation)
 
     def run(chunk: int) -> None:
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
                       observation.carry, chunk, policies, rng, tree, sums, used, totals,
-                      observation.target, match_bonus, exploration, chances)
+                      observation.target, match_bonus, exploration, chances, styled,
+                      history, held, models, tau)
 
     _in_chunks(run, seconds, samples, 32)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]

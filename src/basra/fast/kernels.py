@@ -1453,18 +1453,29 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 order: Array, seat: int, carry: int, iterations: int, policies: Array,
                 rng: UArray, tree: Array, sums: FloatArray, used: Array,
                 totals: Array, target: int, match_bonus: float,
-                exploration: float, chances: FloatArray) -> None:
+                exploration: float, chances: FloatArray, styled: Array,
+                history: Array, held: Array, models: Array, tau: float) -> None:
     """Information-set Monte Carlo tree search (single observer), ``iterations`` more
     iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
     the unseen cards at random, descends the tree through the moves legal on that deal
     (UCB1 with availability counts, ``exploration`` points wide, each side maximising
     its own value), adds one node for a legal move not tried yet, finishes the deal with
     each seat's rollout policy (``policies``) and adds each node's mover the deal's value
-    for its side (:func:`sample_value`, as :func:`search`)."""
+    for its side (:func:`sample_value`, as :func:`search`).
+
+    A seat marked in ``styled`` does not choose by UCB: in the tree too it plays its
+    rollout policy's move on the deal sampled (a node is added for it whenever it is
+    new), so the tree branches on what that seat does and the searching seat's later
+    moves are chosen knowing it. With ``tau`` > 0 a deal is kept with the chance that the
+    seats with a model (``models``) would have made their plays of this batch with the
+    hands it deals them (:func:`likelihood`; rejection sampling, so every iteration
+    weighs the same), else dealt anew (up to 1,000 times an iteration)."""
     st = np.zeros(STATE_SIZE, np.int64)
     moves = np.empty(MAX_MOVES, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
     scratch = np.empty(52)
+    worth = np.empty(MAX_MOVES)
+    context = np.empty(EXPERT_CONTEXT, np.int64)
     options = np.empty(MAX_OPTIONS, np.int64)
     memo = new_memo()
     total = np.zeros(4, np.int64)
@@ -1474,6 +1485,13 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     sides = cfg[C_SIDES]
     for _ in range(iterations):
         sample_into(cfg, base, unseen, counts, order, seat, rng, st)
+        if tau > 0 and history.shape[0]:
+            for _attempt in range(1000):
+                weight = likelihood(cfg, cards, st, history, held, models, tau, replies,
+                                    worth, scratch, context, options, memo)
+                if random_below(rng, 1 << 30) < weight * (1 << 30):
+                    break
+                sample_into(cfg, base, unseen, counts, order, seat, rng, st)
         node = 0
         depth = 0
         path[0] = 0
@@ -1481,6 +1499,31 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
             mover = st[S_TO_PLAY]
             n = _hand_moves_inline(cfg, cards, st[S_HANDS + mover], st[S_FLOOR], moves,
                                    options, memo)
+            if styled[mover]:
+                # a seat of known style plays its move; the tree follows it
+                move = policy_move(cfg, cards, st, moves, n, rng, policies[mover], replies,
+                                   options, memo, scratch)
+                child = tree[T_CHILD, node]
+                while child >= 0 and tree[T_MOVE, child] != move:
+                    child = tree[T_SIBLING, child]
+                if child < 0:
+                    if used[0] >= capacity or depth + 1 >= path.shape[0]:
+                        break
+                    child = used[0]
+                    used[0] += 1
+                    tree[T_MOVE, child] = move
+                    tree[T_CHILD, child] = -1
+                    tree[T_SIBLING, child] = tree[T_CHILD, node]
+                    tree[T_CHILD, node] = child
+                    tree[T_SIDE, child] = cfg[C_SIDE_OF + mover]
+                    tree[T_VISITS, child] = 0
+                    tree[T_AVAIL, child] = 0
+                    sums[child] = 0.0
+                _apply_inline(cfg, cards, st, move)
+                node = child
+                depth += 1
+                path[depth] = node
+                continue
             # the children legal on this deal: count their availability, pick by UCB
             best = -1
             best_score = -1e300
