@@ -361,12 +361,13 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     assert solve(state, 0)[best] == max(solve(state, 0).values()) == exact[best] - 10
 
     read = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
-                                        styles=(None, 1))
+                                        exploration=20.0, styles=(None, 1))
     chosen = moves[read.visits.index(max(read.visits))]
     assert chosen == best
     assert read.sums[moves.index(best)] / read.visits[moves.index(best)] == pytest.approx(
         exact[best], abs=0.5)
-    unread = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1)
+    unread = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
+                                          exploration=20.0)
     index = moves.index(best)
     assert unread.sums[index] / unread.visits[index] == pytest.approx(exact[best] - 10,
                                                                       abs=1.0)

@@ -284,7 +284,7 @@ def observation_search(observation: Observation, seconds: float, seed: int,
 
 def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             samples: int | None = None, policy: int = 1,
-                            match_bonus: float = 0.0, exploration: float = 50.0,
+                            match_bonus: float = 0.0, exploration: float = 100.0,
                             win_chance: bool = False,
                             styles: Sequence[int | None] = (),
                             style_tau: float = STYLE_TAU) -> SearchStats:
