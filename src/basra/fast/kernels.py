@@ -1448,6 +1448,24 @@ def new_tree(cfg: Array, tree: Array, sums: FloatArray, candidates: Array, side:
     return int(n) + 1
 
 
+@njit(cache=True, inline="always")
+def _add_child(tree: Array, sums: FloatArray, used: Array, node: int, move: int, side: int,
+               available: int) -> int:
+    """A new child of ``node`` for ``move`` made by ``side``, not yet visited and
+    ``available`` times available; its index."""
+    child = used[0]
+    used[0] += 1
+    tree[T_MOVE, child] = move
+    tree[T_CHILD, child] = -1
+    tree[T_SIBLING, child] = tree[T_CHILD, node]
+    tree[T_CHILD, node] = child
+    tree[T_SIDE, child] = side
+    tree[T_VISITS, child] = 0
+    tree[T_AVAIL, child] = available
+    sums[child] = 0.0
+    return int(child)
+
+
 @njit(cache=True)
 def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Array,
                 order: Array, seat: int, carry: int, iterations: int, policies: Array,
@@ -1509,16 +1527,8 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 if child < 0:
                     if used[0] >= capacity or depth + 1 >= path.shape[0]:
                         break
-                    child = used[0]
-                    used[0] += 1
-                    tree[T_MOVE, child] = move
-                    tree[T_CHILD, child] = -1
-                    tree[T_SIBLING, child] = tree[T_CHILD, node]
-                    tree[T_CHILD, node] = child
-                    tree[T_SIDE, child] = cfg[C_SIDE_OF + mover]
-                    tree[T_VISITS, child] = 0
-                    tree[T_AVAIL, child] = 0
-                    sums[child] = 0.0
+                    child = _add_child(tree, sums, used, node, move,
+                                       cfg[C_SIDE_OF + mover], 0)
                 _apply_inline(cfg, cards, st, move)
                 node = child
                 depth += 1
@@ -1565,16 +1575,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                         untried += 1
                         if random_below(rng, untried) == 0:
                             pick = moves[i]
-                fresh = used[0]
-                used[0] += 1
-                tree[T_MOVE, fresh] = pick
-                tree[T_CHILD, fresh] = -1
-                tree[T_SIBLING, fresh] = tree[T_CHILD, node]
-                tree[T_CHILD, node] = fresh
-                tree[T_SIDE, fresh] = cfg[C_SIDE_OF + mover]
-                tree[T_VISITS, fresh] = 0
-                tree[T_AVAIL, fresh] = 1
-                sums[fresh] = 0.0
+                fresh = _add_child(tree, sums, used, node, pick, cfg[C_SIDE_OF + mover], 1)
                 _apply_inline(cfg, cards, st, pick)
                 depth += 1
                 path[depth] = fresh
