@@ -1449,6 +1449,15 @@ def new_tree(cfg: Array, tree: Array, sums: FloatArray, candidates: Array, side:
 
 
 @njit(cache=True, inline="always")
+def _find_child(tree: Array, node: int, move: int) -> int:
+    """The child of ``node`` for ``move``, or -1 when it has none yet."""
+    child = tree[T_CHILD, node]
+    while child >= 0 and tree[T_MOVE, child] != move:
+        child = tree[T_SIBLING, child]
+    return int(child)
+
+
+@njit(cache=True, inline="always")
 def _add_child(tree: Array, sums: FloatArray, used: Array, node: int, move: int, side: int,
                available: int) -> int:
     """A new child of ``node`` for ``move`` made by ``side``, not yet visited and
@@ -1521,9 +1530,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 # a seat of known style plays its move; the tree follows it
                 move = policy_move(cfg, cards, st, moves, n, rng, policies[mover], replies,
                                    options, memo, scratch)
-                child = tree[T_CHILD, node]
-                while child >= 0 and tree[T_MOVE, child] != move:
-                    child = tree[T_SIBLING, child]
+                child = _find_child(tree, node, move)
                 if child < 0:
                     if used[0] >= capacity or depth + 1 >= path.shape[0]:
                         break
@@ -1564,14 +1571,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 untried = 0
                 pick = -1
                 for i in range(n):
-                    tried = False
-                    c = tree[T_CHILD, node]
-                    while c >= 0:
-                        if tree[T_MOVE, c] == moves[i]:
-                            tried = True
-                            break
-                        c = tree[T_SIBLING, c]
-                    if not tried:
+                    if _find_child(tree, node, moves[i]) < 0:
                         untried += 1
                         if random_below(rng, untried) == 0:
                             pick = moves[i]
