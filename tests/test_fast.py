@@ -302,6 +302,26 @@ def test_tree_search_is_reproducible_and_tries_every_move() -> None:
     assert first.weights == [float(v) for v in first.visits]
 
 
+def test_a_flat_root_plays_every_move_on_each_deal() -> None:
+    """With ``flat_root`` every root move is tried on each of the deals, on the same deals
+    and rollout randomness, so the search is reproducible, each move has as many visits
+    as there were deals, and a move's value is the mean over those deals."""
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("egyptian"), seed=8)
+    for _ in range(3):
+        match.play(match.legal_moves()[0])
+    view = observe(match, match.state.to_play)
+    first = core.observation_tree_search(view, 0.0, 3, samples=500, policy=1,
+                                         flat_root=True)
+    assert first == core.observation_tree_search(view, 0.0, 3, samples=500, policy=1,
+                                                 flat_root=True)
+    assert first.visits == [500] * len(view.legal_moves) == [int(w) for w in first.weights]
+    assert first != core.observation_tree_search(view, 0.0, 4, samples=500, policy=1,
+                                                 flat_root=True)
+
+
 def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     """With one consistent deal the tree search is plain UCT: it finds the exact solver's
     best move, and the line it values most is worth what the solver says."""
@@ -366,6 +386,11 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     assert chosen == best
     assert read.sums[moves.index(best)] / read.visits[moves.index(best)] == pytest.approx(
         exact[best], abs=0.5)
+    # with a flat root every move is searched below as deep: each is valued as it is
+    flat = core.observation_tree_search(view, 0.0, 1, samples=1000, policy=1,
+                                        exploration=20.0, styles=(None, 1), flat_root=True)
+    for i, move in enumerate(moves):
+        assert flat.sums[i] / flat.visits[i] == pytest.approx(exact[move], abs=1.0)
     unread = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
                                           exploration=20.0)
     index = moves.index(best)

@@ -145,6 +145,11 @@ class SearchSettings:
     """Search with the tree whenever another seat's style is read: that seat plays its
     style in the tree as in the rollouts, so the master's later moves of the deal are
     planned against what it does (flat sampling otherwise)."""
+    flat_root: bool = False
+    """With the tree: every root move is played on each sampled deal with the same
+    rollout randomness, as flat sampling does, and the tree searches the later moves
+    below each (:func:`basra.fast.core.observation_tree_search`'s ``flat_root``); the move
+    played is then the best valued."""
     read_styles: bool = True
     """Read the other seats' style from their plays of the match
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
@@ -186,7 +191,8 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             policy=policy,
                                             match_bonus=settings.match_bonus,
                                             exploration=settings.exploration,
-                                            win_chance=settings.win_chance, styles=styles)
+                                            win_chance=settings.win_chance, styles=styles,
+                                            flat_root=settings.flat_root)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,

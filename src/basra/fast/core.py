@@ -211,7 +211,7 @@ def compile_kernels() -> float:
                   np.array([1], np.uint64), tree,
                   sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)),
                   np.zeros(4, np.int64), history, np.zeros(1, np.int64),
-                  np.ones(4, np.int64), 1.0)
+                  np.ones(4, np.int64), 1.0, False)
     return time.perf_counter() - start
 
 
@@ -287,7 +287,8 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             match_bonus: float = 0.0, exploration: float = 100.0,
                             win_chance: bool = False,
                             styles: Sequence[int | None] = (),
-                            style_tau: float = STYLE_TAU) -> SearchStats:
+                            style_tau: float = STYLE_TAU,
+                            flat_root: bool = False) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
@@ -298,13 +299,17 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     ``styles``: a seat of known style plays it in the tree as in the rollouts (its moves
     are not chosen by UCB), and its plays of the batch keep a dealt sample with the
     chance that style gives them (temperature ``style_tau``; the others are dealt anew),
-    so the tree plans the searching seat's later moves against that seat's real play."""
+    so the tree plans the searching seat's later moves against that seat's real play.
+    ``flat_root``: each iteration plays every legal move on the same deal, as
+    :func:`observation_search` does, with a descent of the tree below each (so every
+    move has as many visits; ``samples`` counts deals)."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     # a node an iteration, and one for each new move of a seat of known style
-    capacity = 4 * (samples if samples is not None else 1 << 17) + n + 1
+    descents = 1 << 17 if samples is None else samples * (n if flat_root else 1)
+    capacity = 4 * descents + n + 1
     tree = np.empty((k.TREE_ROWS, capacity), np.int64)
     sums = np.empty(capacity)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, observation.side)], np.int64)
@@ -319,9 +324,9 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
                       observation.carry, chunk, policies, rng, tree, sums, used, totals,
                       observation.target, match_bonus, exploration, chances, styled,
-                      history, held, models, tau)
+                      history, held, models, tau, flat_root)
 
-    _in_chunks(run, seconds, samples, 32)
+    _in_chunks(run, seconds, samples, 8 if flat_root else 32)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
     return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
                        [float(v) for v in visits], visits)

@@ -15,6 +15,7 @@ random deals through both and compares every state.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -1475,13 +1476,20 @@ def _add_child(tree: Array, sums: FloatArray, used: Array, node: int, move: int,
     return int(child)
 
 
+TreeWork = namedtuple("TreeWork", ["moves", "replies", "scratch", "options", "memo",
+                                   "total", "values", "path"])
+"""Room a tree search's descents share: a hand's moves, a policy's replies and scores,
+the rules' capture buffers, a deal's score and each side's value, the nodes of a path."""
+
+
 @njit(cache=True)
 def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Array,
                 order: Array, seat: int, carry: int, iterations: int, policies: Array,
                 rng: UArray, tree: Array, sums: FloatArray, used: Array,
                 totals: Array, target: int, match_bonus: float,
                 exploration: float, chances: FloatArray, styled: Array,
-                history: Array, held: Array, models: Array, tau: float) -> None:
+                history: Array, held: Array, models: Array, tau: float,
+                flat_root: bool) -> None:
     """Information-set Monte Carlo tree search (single observer), ``iterations`` more
     iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
     the unseen cards at random, descends the tree through the moves legal on that deal
@@ -1496,102 +1504,140 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     moves are chosen knowing it. With ``tau`` > 0 a deal is kept with the chance that the
     seats with a model (``models``) would have made their plays of this batch with the
     hands it deals them (:func:`likelihood`; rejection sampling, so every iteration
-    weighs the same), else dealt anew (up to 1,000 times an iteration)."""
+    weighs the same), else dealt anew (up to 1,000 times an iteration).
+
+    ``flat_root``: the root is searched as :func:`search` searches, every root move on
+    each deal with the same rollout randomness (common random numbers, so the luck of
+    the deal cancels from their differences), and one descent of the tree below each;
+    every root move then has as many visits, and the best is the best valued."""
+    dealt = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
-    moves = np.empty(MAX_MOVES, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
     scratch = np.empty(52)
     worth = np.empty(MAX_MOVES)
     context = np.empty(EXPERT_CONTEXT, np.int64)
     options = np.empty(MAX_OPTIONS, np.int64)
     memo = new_memo()
-    total = np.zeros(4, np.int64)
-    values = np.zeros(4)
-    path = np.empty(128, np.int64)
-    capacity = tree.shape[1]
-    sides = cfg[C_SIDES]
+    work = TreeWork(np.empty(MAX_MOVES, np.int64), replies, scratch, options, memo,
+                    np.zeros(4, np.int64), np.zeros(4), np.empty(128, np.int64))
     for _ in range(iterations):
-        sample_into(cfg, base, unseen, counts, order, seat, rng, st)
+        sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
         if tau > 0 and history.shape[0]:
             for _attempt in range(1000):
-                weight = likelihood(cfg, cards, st, history, held, models, tau, replies,
+                weight = likelihood(cfg, cards, dealt, history, held, models, tau, replies,
                                     worth, scratch, context, options, memo)
                 if random_below(rng, 1 << 30) < weight * (1 << 30):
                     break
-                sample_into(cfg, base, unseen, counts, order, seat, rng, st)
-        node = 0
-        depth = 0
-        path[0] = 0
-        while not is_over(st):
-            mover = st[S_TO_PLAY]
-            n = _hand_moves_inline(cfg, cards, st[S_HANDS + mover], st[S_FLOOR], moves,
-                                   options, memo)
-            if styled[mover]:
-                # a seat of known style plays its move; the tree follows it
-                move = policy_move(cfg, cards, st, moves, n, rng, policies[mover], replies,
-                                   options, memo, scratch)
-                child = _find_child(tree, node, move)
-                if child < 0:
-                    if used[0] >= capacity or depth + 1 >= path.shape[0]:
-                        break
-                    child = _add_child(tree, sums, used, node, move,
-                                       cfg[C_SIDE_OF + mover], 0)
-                _apply_inline(cfg, cards, st, move)
-                node = child
-                depth += 1
-                path[depth] = node
-                continue
-            # the children legal on this deal: count their availability, pick by UCB
-            best = -1
-            best_score = -1e300
-            child = tree[T_CHILD, node]
-            found = 0
-            while child >= 0:
-                move = tree[T_MOVE, child]
-                legal = False
-                for i in range(n):
-                    if moves[i] == move:
-                        legal = True
-                        break
-                if legal:
-                    found += 1
-                    tree[T_AVAIL, child] += 1
-                    visits = tree[T_VISITS, child]
-                    if visits == 0:
-                        score = 1e300
-                    else:
-                        score = sums[child] / visits + exploration * np.sqrt(
-                            np.log(tree[T_AVAIL, child]) / visits)
-                    if score > best_score:
-                        best_score = score
-                        best = child
-                child = tree[T_SIBLING, child]
-            if found < n and used[0] < capacity and depth + 1 < path.shape[0]:
-                # expand one untried move, chosen at random
-                untried = 0
-                pick = -1
-                for i in range(n):
-                    if _find_child(tree, node, moves[i]) < 0:
-                        untried += 1
-                        if random_below(rng, untried) == 0:
-                            pick = moves[i]
-                fresh = _add_child(tree, sums, used, node, pick, cfg[C_SIDE_OF + mover], 1)
-                _apply_inline(cfg, cards, st, pick)
-                depth += 1
-                path[depth] = fresh
-                break
-            if best < 0:
-                break  # a full tree: roll out from here
-            _apply_inline(cfg, cards, st, tree[T_MOVE, best])
-            node = best
+                sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
+        if not flat_root:
+            st[:] = dealt
+            _descend(cfg, cards, st, 0, carry, policies, rng, tree, sums, used, totals,
+                     target, match_bonus, exploration, chances, styled, work)
+            continue
+        state = rng[0]
+        child = tree[T_CHILD, 0]
+        while child >= 0:
+            rng[0] = state  # the same rollout randomness for every root move
+            st[:] = dealt
+            tree[T_AVAIL, child] += 1
+            _apply_inline(cfg, cards, st, tree[T_MOVE, child])
+            _descend(cfg, cards, st, child, carry, policies, rng, tree, sums, used,
+                     totals, target, match_bonus, exploration, chances, styled, work)
+            child = tree[T_SIBLING, child]
+        rng[0] = state
+        next_random(rng)
+
+
+@njit(cache=True)
+def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
+             policies: Array, rng: UArray, tree: Array, sums: FloatArray, used: Array,
+             totals: Array, target: int, match_bonus: float, exploration: float,
+             chances: FloatArray, styled: Array, work: Any) -> None:
+    """One descent of :func:`tree_search` from node ``start`` (the root, or a root move
+    already made on ``st``): through the tree by UCB (a seat in ``styled`` by its
+    policy), adding one node, then a rollout; every node of the path below ``start``,
+    and ``start`` itself unless it is the root, adds the deal's value for its mover."""
+    moves = work.moves
+    replies = work.replies
+    options = work.options
+    memo = work.memo
+    path = work.path
+    capacity = tree.shape[1]
+    node = start
+    depth = 0
+    path[0] = start
+    while not is_over(st):
+        mover = st[S_TO_PLAY]
+        n = _hand_moves_inline(cfg, cards, st[S_HANDS + mover], st[S_FLOOR], moves,
+                               options, memo)
+        if styled[mover]:
+            # a seat of known style plays its move; the tree follows it
+            move = policy_move(cfg, cards, st, moves, n, rng, policies[mover], replies,
+                               options, memo, work.scratch)
+            child = _find_child(tree, node, move)
+            if child < 0:
+                if used[0] >= capacity or depth + 1 >= path.shape[0]:
+                    break
+                child = _add_child(tree, sums, used, node, move,
+                                   cfg[C_SIDE_OF + mover], 0)
+            _apply_inline(cfg, cards, st, move)
+            node = child
             depth += 1
             path[depth] = node
-        policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
-                       scratch)
-        deal_score(cfg, cards, st, carry, total)
-        for s in range(sides):
-            values[s] = sample_value(cfg, totals, total, s, target, match_bonus, chances)
-        for d in range(1, depth + 1):
-            node = path[d]
-            tree[T_VISITS, node] += 1
-            sums[node] += values[tree[T_SIDE, node]]
+            continue
+        # the children legal on this deal: count their availability, pick by UCB
+        best = -1
+        best_score = -1e300
+        child = tree[T_CHILD, node]
+        found = 0
+        while child >= 0:
+            move = tree[T_MOVE, child]
+            legal = False
+            for i in range(n):
+                if moves[i] == move:
+                    legal = True
+                    break
+            if legal:
+                found += 1
+                tree[T_AVAIL, child] += 1
+                visits = tree[T_VISITS, child]
+                if visits == 0:
+                    score = 1e300
+                else:
+                    score = sums[child] / visits + exploration * np.sqrt(
+                        np.log(tree[T_AVAIL, child]) / visits)
+                if score > best_score:
+                    best_score = score
+                    best = child
+            child = tree[T_SIBLING, child]
+        if found < n and used[0] < capacity and depth + 1 < path.shape[0]:
+            # expand one untried move, chosen at random
+            untried = 0
+            pick = -1
+            for i in range(n):
+                if _find_child(tree, node, moves[i]) < 0:
+                    untried += 1
+                    if random_below(rng, untried) == 0:
+                        pick = moves[i]
+            fresh = _add_child(tree, sums, used, node, pick, cfg[C_SIDE_OF + mover], 1)
+            _apply_inline(cfg, cards, st, pick)
+            depth += 1
+            path[depth] = fresh
+            break
+        if best < 0:
+            break  # a full tree: roll out from here
+        _apply_inline(cfg, cards, st, tree[T_MOVE, best])
+        node = best
+        depth += 1
+        path[depth] = node
+    policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
+                   work.scratch)
+    total = work.total
+    values = work.values
+    deal_score(cfg, cards, st, carry, total)
+    for s in range(cfg[C_SIDES]):
+        values[s] = sample_value(cfg, totals, total, s, target, match_bonus, chances)
+    for d in range(0 if start else 1, depth + 1):
+        node = path[d]
+        tree[T_VISITS, node] += 1
+        sums[node] += values[tree[T_SIDE, node]]
