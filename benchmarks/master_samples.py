@@ -2,11 +2,16 @@
 
 Strength runs (``basra arena --master-samples N``) fix the master's samples per move, so
 that their results do not depend on how busy the machine is. This script says which N
-matches a time budget: it plays the master against the expert and, at each decision the
-master searches (not those it solves exactly), counts the samples made in the budget.
+matches a time budget: it plays matches of the expert (``--against``) against itself and,
+at each decision of seat 0 the master would search (not those it solves exactly), counts
+the samples the master's search makes in the budget.
+It reads the other seat's style from its plays as the master does; once it is read (two
+players) the master's tree counts deals (each played with every move), and ``read_*``
+give the figures of those decisions alone.
 
     python benchmarks/master_samples.py --think-ms 300 --decisions 100
-    python benchmarks/master_samples.py --settings '{"tree": true}'   # tree iterations
+    python benchmarks/master_samples.py --against greedy --decisions 300
+    python benchmarks/master_samples.py --settings '{"tree": true, "flat_root": false}'
     python benchmarks/master_samples.py --old --think-ms 1000          # the old master
 
 ``--settings`` takes the fields of :class:`basra.bots.master.SearchSettings` as JSON (the
@@ -28,6 +33,7 @@ from harness import stamp
 from basra import fast
 from basra.bots import make_bot
 from basra.bots.master import SearchSettings, _fully_known, search_moves
+from basra.bots.reading import StyleReader
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
@@ -38,6 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think-ms", type=int, default=300)
     parser.add_argument("--decisions", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--against", default="expert", help="the other seat's level")
     parser.add_argument("--settings", type=json.loads, default={},
                         help="SearchSettings fields as JSON")
     parser.add_argument("--old", action="store_true",
@@ -52,10 +59,12 @@ def main(argv: list[str] | None = None) -> None:
 
         compile_kernels()
     rules = make_rules("egyptian")
-    expert = make_bot("expert", args.seed)
+    other = make_bot(args.against, args.seed)
     rng = random.Random(args.seed)
     counts: list[int] = []
+    read: list[bool] = []
     settings = SearchSettings(**args.settings)
+    reader = StyleReader(settings.read_after)
     # as MasterBot gives its search
     seconds = args.think_ms / 1000 - (0.05 if args.old else 0.015)
     policy = settings.rollout_policy(rules)
@@ -64,33 +73,44 @@ def main(argv: list[str] | None = None) -> None:
     while len(counts) < args.decisions:
         if match.is_over:
             match = Match(rules, rng.getrandbits(32), variant="egyptian")
+            reader = StyleReader(settings.read_after)
         seat = match.state.to_play
         view = observe(match, seat)
+        if seat == 0:
+            reader.observe(view)
+        styles = reader.styles(2) if settings.read_styles else ()
         if seat == 0 and len(view.legal_moves) > 1 and not _fully_known(view):
             seed = rng.getrandbits(32)
             if pool is not None:
                 jobs = [pool.submit(search_moves, view, seconds, seed + i) for i in range(2)]
                 counts.append(sum(max(c for _, c in job.result()) for job in jobs))
-            elif settings.tree:
+            elif settings.uses_tree(rules, styles):
                 tree = observation_tree_search(view, seconds, seed, policy=policy,
                                                match_bonus=settings.match_bonus,
                                                exploration=settings.exploration,
-                                               win_chance=settings.win_chance)
-                counts.append(sum(tree.visits))
+                                               win_chance=settings.win_chance,
+                                               styles=styles, flat_root=settings.flat_root)
+                counts.append(max(tree.visits) if settings.flat_root else sum(tree.visits))
             else:
                 stats = observation_search(view, seconds, seed, policy=policy,
                                            prune=settings.prune,
                                            match_bonus=settings.match_bonus,
                                            infer_tau=settings.infer_tau,
-                                           win_chance=settings.win_chance)
+                                           win_chance=settings.win_chance, styles=styles)
                 counts.append(max(stats.visits))
-        match.play(expert.choose(view))
+            read.append(any(s is not None for s in styles))
+        match.play(other.choose(view))
+    tree = sorted(c for c, r in zip(counts, read, strict=True) if r)
     counts.sort()
     if pool is not None:
         pool.shutdown()
     result = {**stamp("master_samples.py"), "think_ms": args.think_ms,
-              "decisions": len(counts), "median_samples": statistics.median(counts),
-              "p10": counts[len(counts) // 10], "p90": counts[9 * len(counts) // 10]}
+              "against": args.against, "settings": args.settings,
+              "decisions": len(counts), "read": sum(read),
+              "median_samples": statistics.median(counts),
+              "p10": counts[len(counts) // 10], "p90": counts[9 * len(counts) // 10],
+              "read_median": statistics.median(tree) if tree else None,
+              "read_p10": tree[len(tree) // 10] if tree else None}
     json.dump(result, sys.stdout)
     print()
 

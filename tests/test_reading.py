@@ -145,3 +145,21 @@ def test_the_master_reads_the_other_seat_unless_told_not_to() -> None:
     assert reading == master(SearchSettings()).estimates(last)
     assert reading != master(SearchSettings(read_styles=False)).estimates(last)
     assert {e.move for e in reading} == set(last.legal_moves)
+    # two players, a seat read: the tree with a flat root, every move on the 60 deals
+    assert reading == master(SearchSettings(read_tree=True, flat_root=True)).estimates(last)
+    assert reading != master(SearchSettings(read_tree=False)).estimates(last)
+    assert {e.samples for e in reading} == {60}
+
+
+def test_the_master_plans_with_the_tree_once_a_seat_is_read_when_two_play() -> None:
+    from basra.bots.master import READ_TREE_PLAYERS, SearchSettings
+
+    two, three = make_rules("egyptian"), make_rules("three-player")
+    assert READ_TREE_PLAYERS == (2,)
+    assert SearchSettings().uses_tree(two, (None, GREEDY))
+    assert not SearchSettings().uses_tree(two, (None, None))
+    assert not SearchSettings().uses_tree(two, ())
+    assert not SearchSettings().uses_tree(three, (None, GREEDY, EXPERT))
+    assert SearchSettings(read_tree=True).uses_tree(three, (None, GREEDY, None))
+    assert not SearchSettings(read_tree=False).uses_tree(two, (None, GREEDY))
+    assert SearchSettings(tree=True).uses_tree(three, ())

@@ -60,6 +60,13 @@ experts over 150 three-player matches at 1,000 samples a move it won 83.3% where
 at 5,000 won 31.3% (even: 33.3%); a master pair against an expert pair, 4-player
 partnership, 75.0% of 200 (margin 15.1 points a deal) where policy 3 won 70.0% (9.9)
 (docs/strength.md)."""
+READ_TREE_PLAYERS = (2,)
+"""The numbers of players the master searches with the tree once another seat's style
+is read (:attr:`SearchSettings.read_tree`; flat sampling before, and with more players,
+where it is not measured). Two players, with a flat root (:attr:`SearchSettings.flat_root`)
+at 5,000 deals a move, over 400 duplicate matches: against greedy it won 87.5% where
+flat sampling won 85.0% (2.3 ± 0.8 points a deal more on the same seeds), against the
+expert 79.0% where it won 77.0% (1.5 ± 0.9) (docs/strength.md)."""
 INFER_TAU = 0.0
 """Inference from the other seats' plays of the batch: each sample is weighted by how
 likely their plays are with the hands it deals them, by a softmax of this temperature
@@ -136,20 +143,22 @@ class SearchSettings:
     after it (:func:`basra.fast.core.win_chances`) instead of its margin and bonus."""
     tree: bool = False
     """Search with information-set MCTS (:func:`basra.fast.core.observation_tree_search`)
-    instead of flat determinized sampling; the move played is the most visited."""
+    instead of flat determinized sampling, from the first move."""
     exploration: float = 100.0
     """The tree search's UCB width, in points: at 20 it lost six points a deal to flat
-    sampling against a read seat, at 50 and 100 it played as flat sampling does
-    (docs/strength.md)."""
-    read_tree: bool = False
+    sampling against a read seat; at 100, against a read seat, it played as flat sampling
+    does against the expert and gained 2.4 points a deal against greedy (docs/strength.md)."""
+    read_tree: bool | None = None
     """Search with the tree whenever another seat's style is read: that seat plays its
     style in the tree as in the rollouts, so the master's later moves of the deal are
-    planned against what it does (flat sampling otherwise)."""
-    flat_root: bool = False
+    planned against what it does (flat sampling otherwise). None: by the rules
+    (:data:`READ_TREE_PLAYERS`)."""
+    flat_root: bool = True
     """With the tree: every root move is played on each sampled deal with the same
     rollout randomness, as flat sampling does, and the tree searches the later moves
     below each (:func:`basra.fast.core.observation_tree_search`'s ``flat_root``); the move
-    played is then the best valued."""
+    played is then the best valued. False: the root's moves are chosen by UCB as the
+    tree's other moves are, and the most visited is played."""
     read_styles: bool = True
     """Read the other seats' style from their plays of the match
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
@@ -170,10 +179,12 @@ class SearchSettings:
             return self.policy
         return ROLLOUT_POLICY if rules.players == 2 else MANY_PLAYERS_POLICY
 
-    def uses_tree(self, styles: tuple[int | None, ...]) -> bool:
-        """Whether it searches with the tree, given the styles read (:attr:`tree`,
-        :attr:`read_tree`)."""
-        return self.tree or (self.read_tree and any(s is not None for s in styles))
+    def uses_tree(self, rules: Rules, styles: tuple[int | None, ...]) -> bool:
+        """Whether it searches with the tree under ``rules``, given the styles read
+        (:attr:`tree`, :attr:`read_tree`)."""
+        read_tree = self.read_tree if self.read_tree is not None else (
+            rules.players in READ_TREE_PLAYERS)
+        return self.tree or (read_tree and any(s is not None for s in styles))
 
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
@@ -186,7 +197,7 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
         from basra.fast.core import observation_search, observation_tree_search
 
         policy = settings.rollout_policy(observation.rules)
-        if settings.uses_tree(styles):
+        if settings.uses_tree(observation.rules, styles):
             stats = observation_tree_search(observation, seconds, seed, samples,
                                             policy=policy,
                                             match_bonus=settings.match_bonus,
@@ -313,9 +324,10 @@ class MasterBot:
             self.reader.observe(observation)
             return moves[0]
         ranked = self.estimates(observation)
-        if self.settings.uses_tree(self._styles(observation)) and not _fully_known(
-                observation):
-            # the tree search's choice is its most visited move
+        if self.settings.uses_tree(observation.rules, self._styles(observation)) and (
+                not _fully_known(observation)):
+            # the tree search's choice is its most visited move (all alike with a flat
+            # root, where the best valued is played)
             top = max(e.samples for e in ranked)
             ranked = [e for e in ranked if e.samples == top]
         best = ranked[0].value
