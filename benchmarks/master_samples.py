@@ -32,7 +32,7 @@ from harness import stamp
 
 from basra import fast
 from basra.bots import make_bot
-from basra.bots.master import SearchSettings, _fully_known, search_moves
+from basra.bots.master import SearchSettings, _fully_known, _search, search_moves
 from basra.bots.reading import StyleReader
 from basra.match import Match
 from basra.observe import observe
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
     from concurrent.futures import ProcessPoolExecutor
 
     if fast.available():
-        from basra.fast.core import compile_kernels, observation_search, observation_tree_search
+        from basra.fast.core import compile_kernels
 
         compile_kernels()
     rules = make_rules("egyptian")
@@ -67,7 +67,6 @@ def main(argv: list[str] | None = None) -> None:
     reader = StyleReader(settings.read_after)
     # as MasterBot gives its search
     seconds = args.think_ms / 1000 - (0.05 if args.old else 0.015)
-    policy = settings.rollout_policy(rules)
     pool = ProcessPoolExecutor(2) if args.old else None
     match = Match(rules, args.seed, variant="egyptian")
     while len(counts) < args.decisions:
@@ -84,20 +83,11 @@ def main(argv: list[str] | None = None) -> None:
             if pool is not None:
                 jobs = [pool.submit(search_moves, view, seconds, seed + i) for i in range(2)]
                 counts.append(sum(max(c for _, c in job.result()) for job in jobs))
-            elif settings.uses_tree(rules, styles):
-                tree = observation_tree_search(view, seconds, seed, policy=policy,
-                                               match_bonus=settings.match_bonus,
-                                               exploration=settings.exploration,
-                                               win_chance=settings.win_chance,
-                                               styles=styles, flat_root=settings.flat_root)
-                counts.append(max(tree.visits) if settings.flat_root else sum(tree.visits))
             else:
-                stats = observation_search(view, seconds, seed, policy=policy,
-                                           prune=settings.prune,
-                                           match_bonus=settings.match_bonus,
-                                           infer_tau=settings.infer_tau,
-                                           win_chance=settings.win_chance, styles=styles)
-                counts.append(max(stats.visits))
+                # the master's own search (one worker): (sum, weight, visits) per move
+                visits = [v for _, _, v in _search(view, seconds, seed, None, settings, styles)]
+                iterations = settings.uses_tree(rules, styles) and not settings.flat_root
+                counts.append(sum(visits) if iterations else max(visits))
             read.append(any(s is not None for s in styles))
         match.play(other.choose(view))
     tree = sorted(c for c, r in zip(counts, read, strict=True) if r)
