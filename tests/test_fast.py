@@ -322,6 +322,32 @@ def test_a_flat_root_plays_every_move_on_each_deal() -> None:
                                                  flat_root=True)
 
 
+def test_a_batch_tree_stops_where_the_batch_ends() -> None:
+    """With ``batch_only`` the tree holds no move of the hands not dealt yet: on the
+    batch's last card every descent rolls out from the root's moves, and earlier in the
+    batch the tree is smaller than one that searches to the end of the deal."""
+    from basra.match import Match
+    from basra.observe import Observation, observe
+
+    match = Match(make_rules("egyptian"), seed=8)
+    while True:
+        view = observe(match, match.state.to_play)
+        if sum(view.hand_counts) == 3:
+            middle = view
+        if sum(view.hand_counts) == 1:
+            break
+        match.play(match.legal_moves()[0])
+    assert view.stock_count > 0
+
+    def nodes(view: Observation, batch_only: bool) -> int:
+        return core.observation_tree_search(view, 0.0, 3, samples=300, policy=1,
+                                            flat_root=True, batch_only=batch_only).nodes
+
+    root_and_moves = len(view.legal_moves) + 1
+    assert nodes(view, True) == root_and_moves < nodes(view, False)
+    assert len(middle.legal_moves) + 1 < nodes(middle, True) < nodes(middle, False)
+
+
 def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     """With one consistent deal the tree search is plain UCT: it finds the exact solver's
     best move, and the line it values most is worth what the solver says."""
@@ -348,7 +374,9 @@ def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
 def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     """A seat read as greedy plays greedily in the tree too, so the tree finds the best
     reply to greedy play, which the tree with the other seat choosing by UCB (and the
-    exact solver) cannot tell from a move worth ten points less against it."""
+    exact solver) cannot tell from a move worth ten points less against it. An unread
+    seat modelled by a greedy rollout policy (``model_unread``) is searched against so
+    too."""
     from basra.bots.search import deal_margin, solve
     from basra.bots.simple import move_value
     from basra.observe import observe_state
@@ -391,6 +419,12 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
                                         exploration=20.0, styles=(None, 1), flat_root=True)
     for i, move in enumerate(moves):
         assert flat.sums[i] / flat.visits[i] == pytest.approx(exact[move], abs=1.0)
+    # unread, but modelled by the rollout policy (greedy here) in the tree: the same
+    modelled = core.observation_tree_search(view, 0.0, 1, samples=1000, policy=1,
+                                            exploration=20.0, flat_root=True,
+                                            model_unread=True)
+    for i, move in enumerate(moves):
+        assert modelled.sums[i] / modelled.visits[i] == pytest.approx(exact[move], abs=1.0)
     unread = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
                                           exploration=20.0)
     index = moves.index(best)

@@ -159,6 +159,13 @@ class SearchSettings:
     below each (:func:`basra.fast.core.observation_tree_search`'s ``flat_root``); the move
     played is then the best valued. False: the root's moves are chosen by UCB as the
     tree's other moves are, and the most visited is played."""
+    batch_tree: bool = False
+    """With the tree: it stops where the batch in progress ends (the rollout policies
+    play on), rather than searching the later batches, whose hands no seat has seen."""
+    model_unread: bool = False
+    """Two players, with a flat root: search with the tree from the first move, a seat
+    of no known style playing the rollout policy in the tree as in the rollouts (its
+    moves not chosen by UCB, its plays not read)."""
     read_styles: bool = True
     """Read the other seats' style from their plays of the match
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
@@ -184,7 +191,8 @@ class SearchSettings:
         (:attr:`tree`, :attr:`read_tree`)."""
         read_tree = self.read_tree if self.read_tree is not None else (
             rules.players in READ_TREE_PLAYERS)
-        return self.tree or (read_tree and any(s is not None for s in styles))
+        return self.tree or (read_tree and (self.model_unread or any(
+            s is not None for s in styles)))
 
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
@@ -203,7 +211,9 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             match_bonus=settings.match_bonus,
                                             exploration=settings.exploration,
                                             win_chance=settings.win_chance, styles=styles,
-                                            flat_root=settings.flat_root)
+                                            flat_root=settings.flat_root,
+                                            batch_only=settings.batch_tree,
+                                            model_unread=settings.model_unread)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,

@@ -211,19 +211,21 @@ def compile_kernels() -> float:
                   np.array([1], np.uint64), tree,
                   sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)),
                   np.zeros(4, np.int64), history, np.zeros(1, np.int64),
-                  np.ones(4, np.int64), 1.0, False)
+                  np.ones(4, np.int64), 1.0, False, False)
     return time.perf_counter() - start
 
 
 class SearchStats(NamedTuple):
     """Per candidate move: the weighted sums of its sampled values and of their squares,
     the sum of the samples' weights (each 1 without inference), and how many samples it
-    got. A move's estimate is ``sums[i] / weights[i]``."""
+    got. A move's estimate is ``sums[i] / weights[i]``. ``nodes``: how many nodes the
+    tree search's tree holds (0 for flat sampling)."""
 
     sums: list[float]
     squares: list[float]
     weights: list[float]
     visits: list[int]
+    nodes: int = 0
 
 
 def observation_search(observation: Observation, seconds: float, seed: int,
@@ -288,7 +290,8 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             win_chance: bool = False,
                             styles: Sequence[int | None] = (),
                             style_tau: float = STYLE_TAU,
-                            flat_root: bool = False) -> SearchStats:
+                            flat_root: bool = False, batch_only: bool = False,
+                            model_unread: bool = False) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
@@ -302,7 +305,10 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     so the tree plans the searching seat's later moves against that seat's real play.
     ``flat_root``: each iteration plays every legal move on the same deal, as
     :func:`observation_search` does, with a descent of the tree below each (so every
-    move has as many visits; ``samples`` counts deals)."""
+    move has as many visits; ``samples`` counts deals). ``batch_only``: the tree stops
+    where the batch in progress ends, the rollouts play on. ``model_unread``: a seat of
+    no known style plays the rollout policy in the tree too (not chosen by UCB), with
+    no inference from its plays."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
@@ -318,18 +324,21 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     chances = _chances(observation, win_chance)
     policies, models, tau = _seat_models(observation, policy, 0.0, styles, style_tau)
     styled = (models >= 0).astype(np.int64)
+    if model_unread:
+        styled[:] = 1
+        styled[observation.seat] = 0
     history, held = batch_history(observation)
 
     def run(chunk: int) -> None:
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
                       observation.carry, chunk, policies, rng, tree, sums, used, totals,
                       observation.target, match_bonus, exploration, chances, styled,
-                      history, held, models, tau, flat_root)
+                      history, held, models, tau, flat_root, batch_only)
 
     _in_chunks(run, seconds, samples, 8 if flat_root else 32)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
     return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
-                       [float(v) for v in visits], visits)
+                       [float(v) for v in visits], visits, int(used[0]))
 
 
 def play_agreement(observation: Observation, batch: int, seat: int, model: int

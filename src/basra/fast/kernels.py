@@ -1489,7 +1489,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 totals: Array, target: int, match_bonus: float,
                 exploration: float, chances: FloatArray, styled: Array,
                 history: Array, held: Array, models: Array, tau: float,
-                flat_root: bool) -> None:
+                flat_root: bool, batch_only: bool) -> None:
     """Information-set Monte Carlo tree search (single observer), ``iterations`` more
     iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
     the unseen cards at random, descends the tree through the moves legal on that deal
@@ -1509,7 +1509,12 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     ``flat_root``: the root is searched as :func:`search` searches, every root move on
     each deal with the same rollout randomness (common random numbers, so the luck of
     the deal cancels from their differences), and one descent of the tree below each;
-    every root move then has as many visits, and the best is the best valued."""
+    every root move then has as many visits, and the best is the best valued.
+
+    ``batch_only``: the tree stops where the batch in progress ends (the next hands,
+    not yet dealt, are unknown to every seat, so the searching seat's moves after them
+    would share nodes across the hands each deal gives it); the rollout policies play
+    on from there."""
     dealt = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1529,10 +1534,11 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 if random_below(rng, 1 << 30) < weight * (1 << 30):
                     break
                 sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
+        stop = dealt[S_NEXT_BATCH] if batch_only else -1
         if not flat_root:
             st[:] = dealt
             _descend(cfg, cards, st, 0, carry, policies, rng, tree, sums, used, totals,
-                     target, match_bonus, exploration, chances, styled, work)
+                     target, match_bonus, exploration, chances, styled, stop, work)
             continue
         state = rng[0]
         child = tree[T_CHILD, 0]
@@ -1542,7 +1548,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
             tree[T_AVAIL, child] += 1
             _apply_inline(cfg, cards, st, tree[T_MOVE, child])
             _descend(cfg, cards, st, child, carry, policies, rng, tree, sums, used,
-                     totals, target, match_bonus, exploration, chances, styled, work)
+                     totals, target, match_bonus, exploration, chances, styled, stop, work)
             child = tree[T_SIBLING, child]
         rng[0] = state
         next_random(rng)
@@ -1552,11 +1558,13 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
 def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
              policies: Array, rng: UArray, tree: Array, sums: FloatArray, used: Array,
              totals: Array, target: int, match_bonus: float, exploration: float,
-             chances: FloatArray, styled: Array, work: Any) -> None:
+             chances: FloatArray, styled: Array, stop: int, work: Any) -> None:
     """One descent of :func:`tree_search` from node ``start`` (the root, or a root move
     already made on ``st``): through the tree by UCB (a seat in ``styled`` by its
     policy), adding one node, then a rollout; every node of the path below ``start``,
-    and ``start`` itself unless it is the root, adds the deal's value for its mover."""
+    and ``start`` itself unless it is the root, adds the deal's value for its mover. The
+    tree stops where ``st``'s next batch to deal is no longer ``stop`` (-1: at the end
+    of the deal)."""
     moves = work.moves
     replies = work.replies
     options = work.options
@@ -1567,6 +1575,8 @@ def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
     depth = 0
     path[0] = start
     while not is_over(st):
+        if stop >= 0 and st[S_NEXT_BATCH] != stop:
+            break  # the batch in progress is over: roll out
         mover = st[S_TO_PLAY]
         n = _hand_moves_inline(cfg, cards, st[S_HANDS + mover], st[S_FLOOR], moves,
                                options, memo)
