@@ -433,9 +433,10 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
 
 
 @pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0},
-                                     {"win_chance": True}, {"tree": True, "win_chance": True}],
+                                     {"win_chance": True}, {"tree": True, "win_chance": True},
+                                     {"tree": True, "batch_tree": True, "model_unread": True}],
                          ids=["tree", "expert rollouts and inference", "win chance",
-                              "tree and win chance"])
+                              "tree and win chance", "tree to the batch's end, modelled"])
 @pytest.mark.parametrize(("name", "players"), GAMES)
 def test_the_master_plays_legal_moves_with_other_settings(
         name: str, players: int, options: dict[str, object]) -> None:
