@@ -193,7 +193,7 @@ class SearchSettings:
 
     def uses_tree(self, rules: Rules, styles: tuple[int | None, ...]) -> bool:
         """Whether it searches with the tree under ``rules``, given the styles read
-        (:attr:`tree`, :attr:`read_tree`)."""
+        (:attr:`tree`, :attr:`read_tree`, :attr:`model_unread`)."""
         read_tree = self.read_tree if self.read_tree is not None else (
             rules.players in READ_TREE_PLAYERS)
         return self.tree or (read_tree and (self.model_unread or any(
