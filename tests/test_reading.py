@@ -62,6 +62,7 @@ def test_the_reader_names_the_level_that_plays_and_no_other() -> None:
         assert reader.style(1) == style, level
         assert reader.style(0) is None  # its own plays are not read
         assert reader.styles(2) == (None, style)
+        assert reader.plays_no_style(1) == (style is None)
 
 
 def test_a_style_needs_enough_plays() -> None:
@@ -163,3 +164,24 @@ def test_the_master_plans_with_the_tree_once_a_seat_is_read_when_two_play() -> N
     assert SearchSettings(read_tree=True).uses_tree(three, (None, GREEDY, None))
     assert not SearchSettings(read_tree=False).uses_tree(two, (None, GREEDY))
     assert SearchSettings(tree=True).uses_tree(three, ())
+
+
+def test_the_master_can_plan_with_the_tree_against_a_seat_that_plays_no_style() -> None:
+    """``model_unlike``: once the other seat's plays say it plays no level's style (here
+    random play) the master searches as with ``model_unread``; a level it reads is
+    searched as by default."""
+    from basra.bots.master import MasterBot, SearchSettings
+
+    def estimates(other: str, settings: SearchSettings) -> object:
+        views = _views(other, seed=9)
+        last = next(v for v in reversed(views) if len(v.legal_moves) > 1 and v.stock_count)
+        bot = MasterBot(1, samples=60, settings=settings)
+        for view in views:
+            bot.reader.observe(view)
+        return bot.estimates(last)
+
+    unlike = estimates("random", SearchSettings(model_unlike=True))
+    assert unlike == estimates("random", SearchSettings(model_unread=True))
+    assert unlike != estimates("random", SearchSettings())
+    assert estimates("greedy", SearchSettings(model_unlike=True)) == estimates(
+        "greedy", SearchSettings())

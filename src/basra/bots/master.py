@@ -31,7 +31,7 @@ import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from basra import fast
@@ -171,6 +171,10 @@ class SearchSettings:
     the rollouts (its moves not chosen by UCB, its plays not read). It gained 2.5 ± 1.6
     points a deal against the master of before, never read, and lost 1.5 ± 0.9 against
     the expert, read only later (docs/strength.md)."""
+    model_unlike: bool = False
+    """As :attr:`model_unread`, but only once every other seat's plays say it plays none
+    of the styles read (:meth:`basra.bots.reading.StyleReader.plays_no_style`: another
+    search player, a person); a level is searched as by default until it is read."""
     read_styles: bool = True
     """Read the other seats' style from their plays of the match
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
@@ -299,11 +303,23 @@ class MasterBot:
             return ()
         return self.reader.styles(len(observation.hand_counts))
 
+    def _settings(self, observation: Observation) -> SearchSettings:
+        """How it searches this move: its settings, with :attr:`SearchSettings.model_unread`
+        on where :attr:`SearchSettings.model_unlike` asks and the other seats' plays say
+        they play no style read."""
+        if not (self.settings.model_unlike and self.settings.read_styles):
+            return self.settings
+        others = [s for s in observation.seats if s != observation.seat]
+        if all(self.reader.plays_no_style(s) for s in others):
+            return replace(self.settings, model_unread=True)
+        return self.settings
+
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
         moves = observation.legal_moves
         self.reader.observe(observation)
         styles = self._styles(observation)
+        settings = self._settings(observation)
         if _fully_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
             exact = solve(sample, observation.side, observation.carry)
@@ -315,14 +331,14 @@ class MasterBot:
             seeds = [self.rng.getrandbits(32) for _ in range(self.workers)]
             if self.workers == 1:
                 results = [_search(observation, seconds, seeds[0], self.samples,
-                                   self.settings, styles)]
+                                   settings, styles)]
             else:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                                      mp_context=_pool_context(),
                                                      initializer=_ignore_interrupts)
                 futures = [self._pool.submit(_search, observation, seconds, s, self.samples,
-                                             self.settings, styles) for s in seeds]
+                                             settings, styles) for s in seeds]
                 results = [f.result() for f in futures]
             ranked = []
             for i, move in enumerate(moves):
@@ -339,7 +355,8 @@ class MasterBot:
             self.reader.observe(observation)
             return moves[0]
         ranked = self.estimates(observation)
-        if self.settings.uses_tree(observation.rules, self._styles(observation)) and (
+        if self._settings(observation).uses_tree(observation.rules,
+                                                 self._styles(observation)) and (
                 not _fully_known(observation)):
             # the tree search's choice is its most visited move (all alike with a flat
             # root, where the best valued is played)

@@ -93,6 +93,15 @@ class StyleReader:
                 best, best_share = style, share
         return best
 
+    def plays_no_style(self, seat: int) -> bool:
+        """Whether ``seat``'s plays so far say it plays none of the styles: each style
+        has told apart enough of them and disagrees with too many."""
+        for style in STYLES:
+            told, agreed = self.plays(seat, style)
+            if told < self.min_plays or agreed / told >= MIN_AGREEMENT:
+                return False
+        return True
+
     def styles(self, players: int) -> tuple[int | None, ...]:
         """:meth:`style` of every seat."""
         return tuple(self.style(seat) for seat in range(players))
