@@ -32,7 +32,7 @@ from harness import stamp
 
 from basra import fast
 from basra.bots import make_bot
-from basra.bots.master import SearchSettings, _fully_known, _search, search_moves
+from basra.bots.master import SearchSettings, _fully_known, _search, move_settings, search_moves
 from basra.bots.reading import StyleReader
 from basra.match import Match
 from basra.observe import observe
@@ -85,8 +85,9 @@ def main(argv: list[str] | None = None) -> None:
                 counts.append(sum(max(c for _, c in job.result()) for job in jobs))
             else:
                 # the master's own search (one worker): (sum, weight, visits) per move
-                visits = [v for _, _, v in _search(view, seconds, seed, None, settings, styles)]
-                iterations = settings.uses_tree(rules, styles) and not settings.flat_root
+                move = move_settings(settings, reader, view)
+                visits = [v for _, _, v in _search(view, seconds, seed, None, move, styles)]
+                iterations = move.uses_tree(rules, styles) and not move.flat_root
                 counts.append(sum(visits) if iterations else max(visits))
             read.append(any(s is not None for s in styles))
         match.play(other.choose(view))

@@ -172,11 +172,13 @@ def test_the_master_can_plan_with_the_tree_against_a_seat_that_plays_no_style() 
     searched as by default."""
     from basra.bots.master import MasterBot, SearchSettings
 
+    views = {other: _views(other, seed=9) for other in ("random", "greedy")}
+
     def estimates(other: str, settings: SearchSettings) -> object:
-        views = _views(other, seed=9)
-        last = next(v for v in reversed(views) if len(v.legal_moves) > 1 and v.stock_count)
+        last = next(v for v in reversed(views[other])
+                    if len(v.legal_moves) > 1 and v.stock_count)
         bot = MasterBot(1, samples=60, settings=settings)
-        for view in views:
+        for view in views[other]:
             bot.reader.observe(view)
         return bot.estimates(last)
 

@@ -42,7 +42,7 @@ from .reading import MIN_PLAYS, StyleReader
 from .search import deal_margin, greedy_playout, sample_state, solve
 
 __all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "ROLLOUT_POLICY", "MasterBot",
-           "MoveEstimate", "SearchSettings", "search_moves"]
+           "MoveEstimate", "SearchSettings", "move_settings", "search_moves"]
 
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
@@ -204,6 +204,19 @@ class SearchSettings:
             s is not None for s in styles)))
 
 
+def move_settings(settings: SearchSettings, reader: StyleReader,
+                  observation: Observation) -> SearchSettings:
+    """How the master searches ``observation``: ``settings``, with
+    :attr:`SearchSettings.model_unread` on where :attr:`SearchSettings.model_unlike` asks
+    and ``reader`` says every other seat plays no style read."""
+    if not (settings.model_unlike and settings.read_styles):
+        return settings
+    others = [s for s in observation.seats if s != observation.seat]
+    if all(reader.plays_no_style(s) for s in others):
+        return replace(settings, model_unread=True)
+    return settings
+
+
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
             settings: SearchSettings = SearchSettings(),
             styles: tuple[int | None, ...] = ()) -> list[tuple[float, float, int]]:
@@ -304,15 +317,8 @@ class MasterBot:
         return self.reader.styles(len(observation.hand_counts))
 
     def _settings(self, observation: Observation) -> SearchSettings:
-        """How it searches this move: its settings, with :attr:`SearchSettings.model_unread`
-        on where :attr:`SearchSettings.model_unlike` asks and the other seats' plays say
-        they play no style read."""
-        if not (self.settings.model_unlike and self.settings.read_styles):
-            return self.settings
-        others = [s for s in observation.seats if s != observation.seat]
-        if all(self.reader.plays_no_style(s) for s in others):
-            return replace(self.settings, model_unread=True)
-        return self.settings
+        """How it searches this move (:func:`move_settings`)."""
+        return move_settings(self.settings, self.reader, observation)
 
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
