@@ -11,6 +11,12 @@ They mirror :mod:`basra.captures` and :mod:`basra.state` rule for rule on a flat
 
 The reference core stays the definition of the rules; ``tests/test_fast.py`` plays
 random deals through both and compares every state.
+
+They are one module, though they hold several jobs (the rules, the rollout policies,
+sampling and inference, flat and tree search), because numba's cache checks only the
+file of the function it loads: a cached search would keep running the old code of a
+rule changed in another file (numba issues #1833 and #9483). Split them only with a
+cache that tracks what each function calls.
 """
 
 from __future__ import annotations
