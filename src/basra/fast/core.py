@@ -211,7 +211,7 @@ def compile_kernels() -> float:
                   np.array([1], np.uint64), tree,
                   sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)),
                   np.zeros(4, np.int64), history, np.zeros(1, np.int64),
-                  np.ones(4, np.int64), 1.0, False, False)
+                  np.ones(4, np.int64), 1.0, False, False, np.zeros(2))
     return time.perf_counter() - start
 
 
@@ -219,13 +219,15 @@ class SearchStats(NamedTuple):
     """Per candidate move: the weighted sums of its sampled values and of their squares,
     the sum of the samples' weights (each 1 without inference), and how many samples it
     got. A move's estimate is ``sums[i] / weights[i]``. ``nodes``: how many nodes the
-    tree search's tree holds (0 for flat sampling)."""
+    tree search's tree holds (0 for flat sampling). ``dealt``: how many deals the tree
+    search dealt, those its inference turned down included (0 for flat sampling)."""
 
     sums: list[float]
     squares: list[float]
     weights: list[float]
     visits: list[int]
     nodes: int = 0
+    dealt: int = 0
 
 
 def observation_search(observation: Observation, seconds: float, seed: int,
@@ -328,17 +330,19 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
         styled[:] = 1
         styled[observation.seat] = 0
     history, held = batch_history(observation)
+    envelope = np.zeros(2)
 
     def run(chunk: int) -> None:
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
                       observation.carry, chunk, policies, rng, tree, sums, used, totals,
                       observation.target, match_bonus, exploration, chances, styled,
-                      history, held, models, tau, flat_root, batch_only)
+                      history, held, models, tau, flat_root, batch_only, envelope)
 
     _in_chunks(run, seconds, samples, 8 if flat_root else 32)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
     return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
-                       [float(v) for v in visits], visits, int(used[0]))
+                       [float(v) for v in visits], visits, int(used[0]),
+                       int(envelope[1]))
 
 
 def play_agreement(observation: Observation, batch: int, seat: int, model: int

@@ -1304,6 +1304,13 @@ def play_values(cfg: Array, cards: Array, history: Array, j: int, hand: int, mod
     return n
 
 
+SLIP = 1e-3
+"""The chance that a player read by a model makes a move the model would not (a slip, or
+a style misread), spread evenly over its moves (:func:`likelihood`): a play that no
+sampled hand explains then weighs every deal alike, where without it every deal's weight
+could fall to nothing (and a search then sees no deal, or deals a thousand for one)."""
+
+
 @njit(cache=True)
 def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Array,
                models: Array, tau: float, replies: Array, worth: FloatArray,
@@ -1313,8 +1320,8 @@ def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Ar
     a rollout policy, -1: none), of the chance that a player who weighs moves as that
     policy does (:func:`play_values`) picks it, ``exp(value / tau)`` against the other
     moves of the hand it then held (its sampled hand and the cards ``held[j]`` it has
-    played since). A deal whose hands would have played otherwise counts less.
-    ``worth``: room for a float a move."""
+    played since), or slips (:data:`SLIP`) and picks any of them. A deal whose hands
+    would have played otherwise counts less. ``worth``: room for a float a move."""
     weight = 1.0
     for j in range(history.shape[0]):
         seat = history[j, H_SEAT]
@@ -1336,7 +1343,7 @@ def likelihood(cfg: Array, cards: Array, sample: Array, history: Array, held: Ar
         total = 0.0
         for i in range(n):
             total += np.exp((worth[i] - top) / tau)
-        weight *= np.exp((mine - top) / tau) / total
+        weight *= (1.0 - SLIP) * np.exp((mine - top) / tau) / total + SLIP / n
     return weight
 
 
@@ -1425,6 +1432,9 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
         next_random(rng)
 
 
+ENVELOPE_DEALS = 64
+"""Deals :func:`tree_search` weighs first to know how likely the likeliest deal is."""
+
 TREE_ROWS = 6
 """Rows of a search tree (:func:`tree_search`), one column per node: the move into the
 node, its first child, its next sibling, the side that made the move, its visits and its
@@ -1495,7 +1505,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 totals: Array, target: int, match_bonus: float,
                 exploration: float, chances: FloatArray, styled: Array,
                 history: Array, held: Array, models: Array, tau: float,
-                flat_root: bool, batch_only: bool) -> None:
+                flat_root: bool, batch_only: bool, envelope: FloatArray) -> None:
     """Information-set Monte Carlo tree search (single observer), ``iterations`` more
     iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
     the unseen cards at random, descends the tree through the moves legal on that deal
@@ -1509,8 +1519,12 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     new), so the tree branches on what that seat does and the searching seat's later
     moves are chosen knowing it. With ``tau`` > 0 a deal is kept with the chance that the
     seats with a model (``models``) would have made their plays of this batch with the
-    hands it deals them (:func:`likelihood`; rejection sampling, so every iteration
-    weighs the same), else dealt anew (up to 1,000 times an iteration).
+    hands it deals them (:func:`likelihood`), as a share of the most likely deal seen
+    (``envelope[0]``: at first the most likely of :data:`ENVELOPE_DEALS` dealt for it,
+    raised whenever a likelier one comes), else dealt anew, up to 1,000 times an
+    iteration: rejection sampling, so every iteration weighs the same, and a play that
+    is unlikely on every deal (a slip, a misread style) costs no more deals than a
+    likely one. ``envelope[1]`` counts the deals dealt.
 
     ``flat_root``: the root is searched as :func:`search` searches, every root move on
     each deal with the same rollout randomness (common random numbers, so the luck of
@@ -1531,15 +1545,28 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     memo = new_memo()
     work = TreeWork(np.empty(MAX_MOVES, np.int64), replies, scratch, options, memo,
                     np.zeros(4, np.int64), np.zeros(4), np.empty(128, np.int64))
+    inferring = tau > 0 and history.shape[0] > 0
+    if inferring and envelope[0] <= 0:
+        for _ in range(ENVELOPE_DEALS):
+            sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
+            envelope[0] = max(envelope[0], likelihood(
+                cfg, cards, dealt, history, held, models, tau, replies, worth, scratch,
+                context, options, memo))
+        envelope[1] += ENVELOPE_DEALS
     for _ in range(iterations):
         sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
-        if tau > 0 and history.shape[0]:
+        envelope[1] += 1
+        if inferring:
             for _attempt in range(1000):
                 weight = likelihood(cfg, cards, dealt, history, held, models, tau, replies,
                                     worth, scratch, context, options, memo)
-                if random_below(rng, 1 << 30) < weight * (1 << 30):
+                if weight >= envelope[0]:
+                    envelope[0] = weight
+                    break
+                if random_below(rng, 1 << 30) < weight / envelope[0] * (1 << 30):
                     break
                 sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
+                envelope[1] += 1
         stop = dealt[S_NEXT_BATCH] if batch_only else -1
         if not flat_root:
             st[:] = dealt
