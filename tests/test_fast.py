@@ -245,11 +245,11 @@ def test_inference_weighs_down_hands_that_would_not_have_trailed() -> None:
     history[0, kernels.H_CONTEXT + kernels.X_REPLY_HAND] = 3
     held = np.array([mask("3C")], np.int64)
 
-    def weight(hand_now: str, policy: int) -> float:
+    def weight(hand_now: str, policy: int, tau: float = 2.0) -> float:
         sample = np.zeros(kernels.STATE_SIZE, np.int64)
         sample[kernels.S_HANDS + 1] = mask(hand_now)
         return float(kernels.likelihood(
-            fast.cfg, fast.cards, sample, history, held, np.full(4, policy, np.int64), 2.0,
+            fast.cfg, fast.cards, sample, history, held, np.full(4, policy, np.int64), tau,
             np.empty(kernels.MAX_MOVES, np.int64), np.empty(kernels.MAX_MOVES),
             np.empty(52), np.empty(kernels.EXPERT_CONTEXT, np.int64),
             np.empty(kernels.MAX_OPTIONS, np.int64), kernels.new_memo()))
@@ -265,6 +265,13 @@ def test_inference_weighs_down_hands_that_would_not_have_trailed() -> None:
     # gives an 8 both cards, where the K♦ gives a King only itself: less likely with a K♦
     # in hand than with a 10♦ (laid, it would hand over 3 points and the 5♥ to a 5).
     assert weight("KD 9C", 4) < weight("10D 9C", 4)
+    # However sharp the reading, a play its model would never make with the hand dealt
+    # is a slip, as likely as any of the hand's three moves picked at random: the deal
+    # weighs that little, not nothing.
+    for policy in (1, 4):
+        assert weight("5S 9C", policy, tau=0.001) == pytest.approx(kernels.SLIP / 3,
+                                                                   rel=1e-9)
+    assert weight("9C KD", 1, tau=0.001) > 0.99  # greedy's own lay: the lowest card
 
 
 def test_search_with_inference_is_reproducible_and_ranks_every_move() -> None:
@@ -430,6 +437,36 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     index = moves.index(best)
     assert unread.sums[index] / unread.visits[index] == pytest.approx(exact[best] - 10,
                                                                       abs=1.0)
+
+
+def test_the_tree_deals_few_deals_for_a_read_seat_that_plays_otherwise() -> None:
+    """A seat taken as the expert that plays at random makes plays of the batch that few
+    deals, or none, explain: the tree weighs a deal against the likeliest it has seen,
+    so it turns down a few deals for each one it searches, not hundreds, and still
+    searches every move as often."""
+    from statistics import median
+
+    from basra.bots import make_bot
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("egyptian"), seed=3)
+    bots = (make_bot("greedy", 1), make_bot("random", 2))
+    per_deal: list[float] = []
+    while len(per_deal) < 12:
+        seat = match.state.to_play
+        view = observe(match, seat)
+        if (seat == 0 and view.stock_count and len(view.legal_moves) > 1
+                and len(core.batch_history(view)[0])):
+            stats = core.observation_tree_search(view, 0.0, 5, samples=40, policy=3,
+                                                 match_bonus=50.0, styles=(None, 4),
+                                                 flat_root=True)
+            assert stats.visits == [40] * len(view.legal_moves)
+            per_deal.append(stats.dealt / 40)
+        match.play(bots[seat].choose(view))
+    # 64 deals weighed first, then each deal searched takes a few
+    assert min(per_deal) > 1
+    assert median(per_deal) < 20
 
 
 @pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0},

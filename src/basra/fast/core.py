@@ -303,8 +303,11 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     ``squares`` are not kept (0). ``win_chance``: as :func:`observation_search`.
     ``styles``: a seat of known style plays it in the tree as in the rollouts (its moves
     are not chosen by UCB), and its plays of the batch keep a dealt sample with the
-    chance that style gives them (temperature ``style_tau``; the others are dealt anew),
-    so the tree plans the searching seat's later moves against that seat's real play.
+    chance that style gives them (temperature ``style_tau``, and a slip's chance,
+    :data:`basra.fast.kernels.SLIP`) as a share of the likeliest deal seen (the others
+    are dealt anew; ``dealt`` counts them all), so the tree plans the searching seat's
+    later moves against that seat's real play, and a play no deal explains costs it
+    few deals.
     ``flat_root``: each iteration plays every legal move on the same deal, as
     :func:`observation_search` does, with a descent of the tree below each (so every
     move has as many visits; ``samples`` counts deals). ``batch_only``: the tree stops
