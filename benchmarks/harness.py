@@ -13,6 +13,7 @@ import json
 import math
 import os
 import platform
+import random
 import resource
 import shlex
 import signal
@@ -113,6 +114,54 @@ class Server:
             kept.write_text(text, encoding="utf-8")
             err.print(f"[yellow]the server logged {problems} error(s); its log: {kept}[/]",
                       soft_wrap=True)
+
+
+# -- players ---------------------------------------------------------------------------
+
+
+class Slipping:
+    """A level that plays a uniformly random legal move with chance ``chance`` (a player
+    the master reads as that level, who strays from it now and then, as people do)."""
+
+    def __init__(self, bot: Any, chance: float, seed: int) -> None:
+        self.bot = bot
+        self.chance = chance
+        self.rng = random.Random(seed)
+        self.name = f"{bot.name}~{chance:g}"
+
+    def choose(self, observation: Any) -> int:
+        moves: list[int] = observation.legal_moves
+        if self.rng.random() < self.chance:
+            return self.rng.choice(moves)
+        return int(self.bot.choose(observation))
+
+    def close(self) -> None:
+        from basra.bots import close_bot
+
+        close_bot(self.bot)
+
+
+def level_spec(spec: str) -> tuple[str, float]:
+    """A level given as ``LEVEL`` or ``LEVEL~CHANCE`` (slipping with that chance): the
+    level's name and the chance (0 for none); ValueError naming what was expected."""
+    level, slips, chance = spec.partition("~")
+    try:
+        value = float(chance) if slips else 0.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise ValueError(f"{spec!r}: expected LEVEL~CHANCE with a chance from 0 to 1, "
+                         "e.g. expert~0.03")
+    return level, value
+
+
+def make_level(spec: str, seed: int) -> Any:
+    """The player ``spec`` names (:func:`level_spec`): a level, slipping if asked."""
+    from basra.bots import make_bot
+
+    level, chance = level_spec(spec)
+    bot = make_bot(level, seed)
+    return Slipping(bot, chance, seed + 1) if chance else bot
 
 
 # -- the machine -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ give the figures of those decisions alone.
 
     python benchmarks/master_samples.py --think-ms 300 --decisions 100
     python benchmarks/master_samples.py --against greedy --decisions 300
+    python benchmarks/master_samples.py --against 'expert~0.03' --decisions 300  # slips
     python benchmarks/master_samples.py --settings '{"tree": true, "flat_root": false}'
     python benchmarks/master_samples.py --old --think-ms 1000          # the old master
 
@@ -28,10 +29,9 @@ import random
 import statistics
 import sys
 
-from harness import stamp
+from harness import make_level, stamp
 
 from basra import fast
-from basra.bots import make_bot
 from basra.bots.master import SearchSettings, _fully_known, _search, move_settings, search_moves
 from basra.bots.reading import StyleReader
 from basra.match import Match
@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think-ms", type=int, default=300)
     parser.add_argument("--decisions", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--against", default="expert", help="the other seat's level")
+    parser.add_argument("--against", default="expert",
+                        help="the level both seats play (LEVEL~CHANCE: slipping)")
     parser.add_argument("--settings", type=json.loads, default={},
                         help="SearchSettings fields as JSON")
     parser.add_argument("--old", action="store_true",
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> None:
 
         compile_kernels()
     rules = make_rules("egyptian")
-    other = make_bot(args.against, args.seed)
+    try:
+        other = make_level(args.against, args.seed)
+    except ValueError as error:
+        parser.error(str(error))
     rng = random.Random(args.seed)
     counts: list[int] = []
     read: list[bool] = []
@@ -101,7 +105,8 @@ def main(argv: list[str] | None = None) -> None:
               "median_samples": statistics.median(counts),
               "p10": counts[len(counts) // 10], "p90": counts[9 * len(counts) // 10],
               "read_median": statistics.median(tree) if tree else None,
-              "read_p10": tree[len(tree) // 10] if tree else None}
+              "read_p10": tree[len(tree) // 10] if tree else None,
+              "read_p2": tree[len(tree) // 50] if tree else None}
     json.dump(result, sys.stdout)
     print()
 

@@ -12,6 +12,12 @@ master's options, its budget (``think_ms`` or ``samples``, ``workers``) and the 
     python benchmarks/master_versions.py --first '{"samples": 8000, "infer_tau": 2}' \\
         --second '{"samples": 8000}' -n 100
 
+A level may slip: ``expert~0.03`` plays a uniformly random legal move with chance 0.03,
+else the expert's (a player the master reads as a level who strays from it now and then,
+as people do)::
+
+    python benchmarks/master_versions.py --first '{"samples": 5000}' --second 'expert~0.03'
+
 ``--old-master`` names the master as it was before the compiled search: pure-Python
 greedy rollouts on two worker processes for 1000 ms a move, no pruning, deal margins only.
 Playing it for real costs a core each and four times the time; ``--old-samples N`` plays
@@ -20,7 +26,7 @@ instead the same search in compiled code with the N samples a move it made in it
 
 Prints one JSON object: the first side's wins, Wilson interval, points per deal, its mean
 margin per deal over the seeds with a standard error (the two seatings of a seed count as
-one paired observation), and each side's median decision time.
+one paired observation), and each side's median and 90th-percentile decision time.
 """
 
 from __future__ import annotations
@@ -36,11 +42,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from harness import stamp
+from harness import level_spec, make_level, stamp
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from basra.arena import side_totals, wilson_interval
-from basra.bots import Bot, close_bot, make_bot
+from basra.bots import Bot, close_bot
 from basra.bots.master import MasterBot, SearchSettings
 from basra.match import Match
 from basra.observe import observe
@@ -55,9 +61,14 @@ SETTINGS = tuple(f.name for f in fields(SearchSettings))
 
 
 def side(text: str) -> str | dict[str, Any]:
-    """A side given on the command line: a level name or a JSON object of master options."""
+    """A side given on the command line: a level name (``LEVEL~CHANCE``: slipping) or a
+    JSON object of master options."""
     text = text.strip()
     if not text.startswith("{"):
+        try:
+            level_spec(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
         return text
     options = json.loads(text)
     unknown = set(options) - set(BUDGET) - set(SETTINGS)
@@ -69,7 +80,7 @@ def side(text: str) -> str | dict[str, Any]:
 
 def build(spec: str | dict[str, Any], seed: int) -> Bot:
     if isinstance(spec, str):
-        return make_bot(spec, seed)
+        return make_level(spec, seed)
     settings = SearchSettings(**{k: v for k, v in spec.items() if k in SETTINGS})
     return MasterBot(seed, think_ms=int(spec.get("think_ms", 300)), workers=spec.get("workers"),
                      samples=spec.get("samples"), settings=settings)
@@ -177,6 +188,8 @@ def main(argv: list[str] | None = None) -> None:
         "points_per_deal": [round(p / max(deals, 1), 2) for p in points],
         "margin_per_deal": round(margin, 2), "margin_se": round(se, 2),
         "median_decision_ms": [round(statistics.median(t), 1) if t else None for t in times],
+        "p90_decision_ms": [round(statistics.quantiles(t, n=10)[-1], 1) if len(t) > 1
+                            else None for t in times],
         "margin_per_seed": {seed: round(statistics.fmean(v), 2) for seed, v in by_seed.items()},
     }
     print(json.dumps(out))
