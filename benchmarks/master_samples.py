@@ -12,6 +12,7 @@ give the figures of those decisions alone.
     python benchmarks/master_samples.py --think-ms 300 --decisions 100
     python benchmarks/master_samples.py --against greedy --decisions 300
     python benchmarks/master_samples.py --against 'expert~0.03' --decisions 300  # slips
+    python benchmarks/master_samples.py --against random --read-as expert  # a misread
     python benchmarks/master_samples.py --settings '{"tree": true, "flat_root": false}'
     python benchmarks/master_samples.py --old --think-ms 1000          # the old master
 
@@ -33,7 +34,7 @@ from harness import make_level, stamp
 
 from basra import fast
 from basra.bots.master import SearchSettings, _fully_known, _search, move_settings, search_moves
-from basra.bots.reading import StyleReader
+from basra.bots.reading import LEVEL_STYLES, StyleReader
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
@@ -46,6 +47,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--against", default="expert",
                         help="the level both seats play (LEVEL~CHANCE: slipping)")
+    parser.add_argument("--read-as", choices=sorted(LEVEL_STYLES),
+                        help="take the other seat as playing this level's style from the "
+                             "first move, whatever it plays (a misread)")
     parser.add_argument("--settings", type=json.loads, default={},
                         help="SearchSettings fields as JSON")
     parser.add_argument("--old", action="store_true",
@@ -82,6 +86,8 @@ def main(argv: list[str] | None = None) -> None:
         if seat == 0:
             reader.observe(view)
         styles = reader.styles(2) if settings.read_styles else ()
+        if args.read_as:
+            styles = (None, LEVEL_STYLES[args.read_as])
         if seat == 0 and len(view.legal_moves) > 1 and not _fully_known(view):
             seed = rng.getrandbits(32)
             if pool is not None:
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     if pool is not None:
         pool.shutdown()
     result = {**stamp("master_samples.py"), "think_ms": args.think_ms,
-              "against": args.against, "settings": args.settings,
+              "against": args.against, "read_as": args.read_as, "settings": args.settings,
               "decisions": len(counts), "read": sum(read),
               "median_samples": statistics.median(counts),
               "p10": counts[len(counts) // 10], "p90": counts[9 * len(counts) // 10],
