@@ -94,6 +94,21 @@ def wait_for_seq(page: Page, seq: int) -> None:
                                                    timeout=TURN_TIMEOUT_MS)
 
 
+FOCUS_REPORT = """() => ({
+  active: document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : null,
+  dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.id),
+  seq: document.body.dataset.seq, toPlay: document.body.dataset.toPlay,
+  hand: [...document.querySelectorAll("[data-testid=hand] button")].map(
+    (b) => `${b.dataset.card}:${b.getAttribute("aria-disabled")}`),
+})"""
+
+
+def focus_report(page: Page) -> str:
+    """Where the page's focus is, its open dialogs and its hand: what a failed focus
+    check needs to be understood."""
+    return json.dumps(page.evaluate(FOCUS_REPORT))
+
+
 def playable_indexes(page: Page) -> list[int]:
     states: list[str] = hand_buttons(page).evaluate_all(
         "ns => ns.map(n => n.getAttribute('aria-disabled'))")
@@ -154,7 +169,11 @@ def play_turn(page: Page, choice: int, *, keyboard: bool) -> str:
     before = seq_of(page)
     if keyboard:
         page.keyboard.press(str(index + 1))
-        expect(button).to_be_focused()
+        try:
+            expect(button).to_be_focused()
+        except AssertionError as error:
+            raise AssertionError(f"key {index + 1} did not focus {card}: {focus_report(page)}"
+                                 ) from error
         page.keyboard.press("Enter")
     else:
         button.click()
