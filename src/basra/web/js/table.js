@@ -884,8 +884,15 @@ function chooseCapture(card, options) {
   dialog.querySelector(".capture-option").focus();
 }
 
+/**
+ * Gives the hand the focus back when a dialog closes: the card named, else the first
+ * playable one. A dialog's close event comes a moment after it closes, so a key pressed
+ * in between (a number key that focused a card) has the last word: a focus already in
+ * the hand stays where it is.
+ */
 function returnFocusToHand(card) {
   const hand = $("hand");
+  if (hand.contains(document.activeElement)) return;
   const target = (card && hand.querySelector(`[data-card="${card}"]`)) ||
     hand.querySelector(".playable") || hand.querySelector("button");
   if (target) target.focus();
