@@ -187,3 +187,35 @@ def test_the_master_can_plan_with_the_tree_against_a_seat_that_plays_no_style() 
     assert unlike != estimates("random", SearchSettings())
     assert estimates("greedy", SearchSettings(model_unlike=True)) == estimates(
         "greedy", SearchSettings())
+
+
+@pytest.mark.parametrize(("level", "style"),
+                         [("expert", EXPERT), ("greedy", GREEDY), ("random", None)])
+def test_a_presumed_style_holds_until_a_play_contradicts_it(level: str,
+                                                            style: int | None) -> None:
+    """``presume``: before any play is read a seat is taken for the expert; a play the
+    expert would not have made turns it to greedy, one greedy would not have made to
+    none, and the plain reading takes over once it reads the seat."""
+    presumed, plain = StyleReader(presume=True), StyleReader()
+    assert presumed.style(1) == EXPERT
+    seen = set()
+    for view in _views(level, seed=11, matches=2):
+        presumed.observe(view)
+        plain.observe(view)
+        expert_told, expert_agreed = presumed.plays(1, EXPERT)
+        greedy_told, greedy_agreed = presumed.plays(1, GREEDY)
+        if plain.style(1) is not None:
+            expected = plain.style(1)
+        elif expert_agreed == expert_told:
+            expected = EXPERT
+        elif greedy_agreed == greedy_told:
+            expected = GREEDY
+        else:
+            expected = None
+        assert presumed.style(1) == expected
+        assert presumed.style(0) is None  # its own seat is never read nor presumed
+        seen.add(expected)
+    assert presumed.style(1) == style
+    assert EXPERT in seen
+    if level != "expert":
+        assert len(seen) > 1  # the presumption fell

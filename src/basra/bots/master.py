@@ -185,6 +185,12 @@ class SearchSettings:
     read_after: int = MIN_PLAYS
     """The fewest plays a style tells apart from other moves before a seat is read as
     playing it (:data:`basra.bots.reading.MIN_PLAYS`)."""
+    style_tau: float | None = None
+    """The temperature a read seat's plays of the batch are read at; None: the compiled
+    search's (:data:`basra.fast.core.STYLE_TAU`)."""
+    presume_style: bool = False
+    """Until a seat is read, search as if it played the first style its plays so far do
+    not contradict (:attr:`basra.bots.reading.StyleReader.presume`)."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -229,6 +235,7 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
         from basra.fast.core import observation_search, observation_tree_search
 
         policy = settings.rollout_policy(observation.rules)
+        sharpness = {} if settings.style_tau is None else {"style_tau": settings.style_tau}
         if settings.uses_tree(observation.rules, styles):
             stats = observation_tree_search(observation, seconds, seed, samples,
                                             policy=policy,
@@ -237,13 +244,15 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             win_chance=settings.win_chance, styles=styles,
                                             flat_root=settings.flat_root,
                                             batch_only=settings.batch_tree,
-                                            model_unread=settings.model_unread)
+                                            model_unread=settings.model_unread,
+                                            **sharpness)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
                                    infer_tau=settings.infer_tau,
-                                   win_chance=settings.win_chance, styles=styles)
+                                   win_chance=settings.win_chance, styles=styles,
+                                   **sharpness)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]
@@ -298,7 +307,7 @@ class MasterBot:
         default = 1 if compiled else min(2, os.cpu_count() or 1)
         self.workers = max(1, workers if workers is not None else default)
         self._pool: Executor | None = None
-        self.reader = StyleReader(self.settings.read_after)
+        self.reader = StyleReader(self.settings.read_after, self.settings.presume_style)
         """What the other seats' plays say of their style."""
 
     def close(self) -> None:

@@ -45,15 +45,21 @@ class StyleReader:
     """Counts, per seat and style, the plays of finished batches the style tells apart
     and how many of them it would have played."""
 
-    def __init__(self, min_plays: int = MIN_PLAYS) -> None:
+    def __init__(self, min_plays: int = MIN_PLAYS, presume: bool = False) -> None:
         self.min_plays = min_plays
         """The fewest plays a style tells apart before a seat is read as it."""
+        self.presume = presume
+        """Until a seat is read, take it to play the first style (in :data:`STYLES`'s
+        order) that none of its plays so far contradicts: a seat is presumed to play as
+        the expert from its first move until a play says otherwise."""
         self._counts: dict[tuple[int, int], list[int]] = {}
         self._read: set[tuple[int, int, int]] = set()
         self._deal = 0
+        self._seat: int | None = None
 
     def observe(self, observation: Observation) -> None:
         """Read the batches of this deal finished since the last call (once each)."""
+        self._seat = observation.seat
         if not fast.available():
             return
         if observation.deal_number < self._deal:  # a new match: other players, maybe
@@ -91,6 +97,11 @@ class StyleReader:
             share = agreed / told if told >= self.min_plays else 0.0
             if share >= MIN_AGREEMENT and share > best_share:
                 best, best_share = style, share
+        if best is None and self.presume and seat != self._seat:
+            for style in STYLES:
+                told, agreed = self.plays(seat, style)
+                if agreed >= told * MIN_AGREEMENT:
+                    return style
         return best
 
     def plays_no_style(self, seat: int) -> bool:

@@ -48,9 +48,14 @@ __all__ = [
     "win_chances",
 ]
 
-STYLE_TAU = 0.05
-"""The temperature a seat of known style has its plays read at (sharp: a play its style
-would not have made with a sampled hand all but rules that hand out)."""
+STYLE_TAU = 0.001
+"""The temperature a seat of known style has its plays read at: sharp, so a play its
+style would not have made with a sampled hand all but rules that hand out (a slip's
+chance, :data:`basra.fast.kernels.SLIP`, keeps it from nothing), and a move valued a
+hair below the best counts as one the style would not make (the levels play their best
+valued move, ties at random). Over 600 duplicate matches against the levels it gained
+1.1 points a deal over 0.05, where the master searched as many deals in its 300 ms
+(docs/strength.md)."""
 
 _CHOICE = {
     "basra": {"clear": 0, "lone": 1},
