@@ -54,7 +54,7 @@ style would not have made with a sampled hand all but rules that hand out (a sli
 chance, :data:`basra.fast.kernels.SLIP`, keeps it from nothing), and a move valued a
 hair below the best counts as one the style would not make (the levels play their best
 valued move, ties at random). Over 600 duplicate matches against the levels it gained
-1.1 points a deal over 0.05, where the master searched as many deals in its 300 ms
+1.0 point a deal over 0.05, where the master searched as many deals in its 300 ms
 (docs/strength.md)."""
 
 _CHOICE = {
