@@ -109,6 +109,14 @@ def focus_report(page: Page) -> str:
     return json.dumps(page.evaluate(FOCUS_REPORT))
 
 
+def expect_focused(page: Page, locator: Locator, what: str) -> None:
+    """Fails, saying ``what`` and :func:`focus_report`, unless ``locator`` gets the focus."""
+    try:
+        expect(locator).to_be_focused()
+    except AssertionError as error:
+        raise AssertionError(f"{what}: {focus_report(page)}") from error
+
+
 def playable_indexes(page: Page) -> list[int]:
     states: list[str] = hand_buttons(page).evaluate_all(
         "ns => ns.map(n => n.getAttribute('aria-disabled'))")
@@ -144,13 +152,14 @@ def dismiss_deal_score(page: Page, deal: int | None = None, *, keyboard: bool = 
 
 
 def dismiss_deal_score_and_press_at_once(page: Page) -> bool:
-    """Closes the open deal score dialog and presses the number key of the hand's last
+    """Closes the open score dialog of the first deal and presses the number key of the hand's last
     card in the same moment, before the dialog's close event comes (a quick player's
     keys): the card keyed keeps the focus, where the dialog's return of the focus to the
     hand would move it to the first playable card. False, and nothing done, where the
     hand holds fewer than two cards (the match is over)."""
     dialog = page.get_by_role("dialog", name=DEAL_SCORE)
     expect(dialog).to_be_visible()
+    expect(dialog).to_have_accessible_name("Deal 1 score")
     count = hand_buttons(page).count()
     if count < 2:
         return False
@@ -161,12 +170,8 @@ def dismiss_deal_score_and_press_at_once(page: Page) -> bool:
       document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
     })""", str(count))
     expect(dialog).to_be_hidden()
-    last = hand_buttons(page).nth(count - 1)
-    try:
-        expect(last).to_be_focused()
-    except AssertionError as error:
-        raise AssertionError(f"key {count} pressed as the deal score closed lost its focus: "
-                             f"{focus_report(page)}") from error
+    expect_focused(page, hand_buttons(page).nth(count - 1),
+                   f"key {count} pressed as the deal score closed lost its focus")
     return True
 
 
@@ -196,11 +201,7 @@ def play_turn(page: Page, choice: int, *, keyboard: bool) -> str:
     before = seq_of(page)
     if keyboard:
         page.keyboard.press(str(index + 1))
-        try:
-            expect(button).to_be_focused()
-        except AssertionError as error:
-            raise AssertionError(f"key {index + 1} did not focus {card}: {focus_report(page)}"
-                                 ) from error
+        expect_focused(page, button, f"key {index + 1} did not focus {card}")
         page.keyboard.press("Enter")
     else:
         button.click()
