@@ -191,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
         "p90_decision_ms": [round(statistics.quantiles(t, n=10)[-1], 1) if len(t) > 1
                             else None for t in times],
         "margin_per_seed": {seed: round(statistics.fmean(v), 2) for seed, v in by_seed.items()},
+        "won_per_seed": {seed: sum(1 for r in results if r[0] == seed and r[2] == 0)
+                         for seed in by_seed},
     }
     print(json.dumps(out))
     if args.out:
