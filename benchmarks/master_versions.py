@@ -26,7 +26,9 @@ instead the same search in compiled code with the N samples a move it made in it
 
 Prints one JSON object: the first side's wins, Wilson interval, points per deal, its mean
 margin per deal over the seeds with a standard error (the two seatings of a seed count as
-one paired observation), and each side's median and 90th-percentile decision time.
+one paired observation), and each side's median and 90th-percentile decision time; per
+seed, the first side's margin (``margin_per_seed``) and matches won (``won_per_seed``, 0
+to 2), so that two runs on the same seeds can be compared seed by seed.
 """
 
 from __future__ import annotations
