@@ -175,8 +175,10 @@ def main(argv: list[str] | None = None) -> None:
     deals = sum(r[3] for r in results)
     points = [sum(r[4][i] for r in results) for i in range(2)]
     by_seed: dict[int, list[float]] = {}
-    for seed, _, _, n, pts, _ in results:
+    won: dict[int, int] = {}
+    for seed, _, winner, n, pts, _ in results:
         by_seed.setdefault(seed, []).append((pts[0] - pts[1]) / max(n, 1))
+        won[seed] = won.get(seed, 0) + (winner == 0)
     paired = [statistics.fmean(v) for v in by_seed.values()]
     margin = statistics.fmean(paired)
     se = statistics.stdev(paired) / math.sqrt(len(paired)) if len(paired) > 1 else 0.0
@@ -193,8 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         "p90_decision_ms": [round(statistics.quantiles(t, n=10)[-1], 1) if len(t) > 1
                             else None for t in times],
         "margin_per_seed": {seed: round(statistics.fmean(v), 2) for seed, v in by_seed.items()},
-        "won_per_seed": {seed: sum(1 for r in results if r[0] == seed and r[2] == 0)
-                         for seed in by_seed},
+        "won_per_seed": won,
     }
     print(json.dumps(out))
     if args.out:

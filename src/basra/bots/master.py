@@ -235,7 +235,6 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
         from basra.fast.core import observation_search, observation_tree_search
 
         policy = settings.rollout_policy(observation.rules)
-        sharpness = {} if settings.style_tau is None else {"style_tau": settings.style_tau}
         if settings.uses_tree(observation.rules, styles):
             stats = observation_tree_search(observation, seconds, seed, samples,
                                             policy=policy,
@@ -245,14 +244,14 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             flat_root=settings.flat_root,
                                             batch_only=settings.batch_tree,
                                             model_unread=settings.model_unread,
-                                            **sharpness)
+                                            style_tau=settings.style_tau)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
                                    infer_tau=settings.infer_tau,
                                    win_chance=settings.win_chance, styles=styles,
-                                   **sharpness)
+                                   style_tau=settings.style_tau)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]

@@ -50,8 +50,10 @@ class StyleReader:
         """The fewest plays a style tells apart before a seat is read as it."""
         self.presume = presume
         """Until a seat is read, take it to play the first style (in :data:`STYLES`'s
-        order) that none of its plays so far contradicts: a seat is presumed to play as
-        the expert from its first move until a play says otherwise."""
+        order) its plays so far agree with as often as reading asks
+        (:data:`MIN_AGREEMENT`; so, before 20 plays, that none of them contradicts): a
+        seat is presumed to play as the expert from its first move until a play says
+        otherwise."""
         self._counts: dict[tuple[int, int], list[int]] = {}
         self._read: set[tuple[int, int, int]] = set()
         self._deal = 0

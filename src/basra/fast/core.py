@@ -240,7 +240,7 @@ def observation_search(observation: Observation, seconds: float, seed: int,
                        prune: bool = True, match_bonus: float = 0.0,
                        infer_tau: float = 0.0, win_chance: bool = False,
                        styles: Sequence[int | None] = (),
-                       style_tau: float = STYLE_TAU) -> SearchStats:
+                       style_tau: float | None = None) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -260,7 +260,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     ``styles``: per seat, the rollout policy that seat's play is known to follow (read
     from its past plays, :class:`basra.bots.reading.StyleReader`), or None: such a seat
     plays its style in the rollouts, and its plays of the batch weigh each sample as that
-    style reads them, at temperature ``infer_tau`` or else ``style_tau``.
+    style reads them, at temperature ``infer_tau`` or else ``style_tau`` (None:
+    :data:`STYLE_TAU`).
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
@@ -296,7 +297,7 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             match_bonus: float = 0.0, exploration: float = 100.0,
                             win_chance: bool = False,
                             styles: Sequence[int | None] = (),
-                            style_tau: float = STYLE_TAU,
+                            style_tau: float | None = None,
                             flat_root: bool = False, batch_only: bool = False,
                             model_unread: bool = False) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
@@ -308,11 +309,11 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     ``squares`` are not kept (0). ``win_chance``: as :func:`observation_search`.
     ``styles``: a seat of known style plays it in the tree as in the rollouts (its moves
     are not chosen by UCB), and its plays of the batch keep a dealt sample with the
-    chance that style gives them (temperature ``style_tau``, and a slip's chance,
-    :data:`basra.fast.kernels.SLIP`) as a share of the likeliest deal seen (the others
-    are dealt anew; ``dealt`` counts them all), so the tree plans the searching seat's
-    later moves against that seat's real play, and a play no deal explains costs it
-    few deals.
+    chance that style gives them (temperature ``style_tau``, None: :data:`STYLE_TAU`;
+    and a slip's chance, :data:`basra.fast.kernels.SLIP`) as a share of the likeliest
+    deal seen (the others are dealt anew; ``dealt`` counts them all), so the tree plans
+    the searching seat's later moves against that seat's real play, and a play no deal
+    explains costs it few deals.
     ``flat_root``: each iteration plays every legal move on the same deal, as
     :func:`observation_search` does, with a descent of the tree below each (so every
     move has as many visits; ``samples`` counts deals). ``batch_only``: the tree stops
@@ -397,7 +398,7 @@ def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
 
 
 def _seat_models(observation: Observation, policy: int, infer_tau: float,
-                 styles: Sequence[int | None], style_tau: float
+                 styles: Sequence[int | None], style_tau: float | None
                  ) -> tuple[k.Array, k.Array, float]:
     """Each seat's rollout policy, the model its plays are read with (-1: none) and the
     temperature of that reading: ``policy`` everywhere, read by it when ``infer_tau`` >
@@ -411,7 +412,7 @@ def _seat_models(observation: Observation, policy: int, infer_tau: float,
         style = styles[seat] if seat < len(styles) else None
         if style is not None:
             policies[seat] = models[seat] = style
-            tau = tau or style_tau
+            tau = tau or (STYLE_TAU if style_tau is None else style_tau)
         elif infer_tau > 0:
             models[seat] = policy
     return policies, models, tau
