@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
@@ -90,6 +91,62 @@ def test_exact_solver_agrees_with_plain_minimax(variant: str) -> None:
         if checked == 12:
             break
     assert checked == 12
+
+
+def _last_batches(variant: str, seed: int, count: int) -> list[DealState]:
+    """Deals played at random to a turn of the last batch with at least two moves."""
+    rules = make_rules(variant)
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        state = new_deal(rules, len(states) % 2, rng)
+        while not state.is_over and (state.batches or len(legal_moves(state)) < 2
+                                     or rng.random() < 0.3):
+            moves = legal_moves(state)
+            state = apply(state, moves[rng.randrange(len(moves))])
+        if not state.is_over:
+            states.append(state)
+    return states
+
+
+def _best_replies(side: int, node: DealState) -> list[int]:
+    """The moves of the seat to play that leave ``side`` least (its best replies)."""
+    values = solve(node, side)
+    worst = min(values.values())
+    return [m for m, v in values.items() if v == worst]
+
+
+def _level_moves(bot: ExpertBot | GreedyBot, seat: int, node: DealState) -> list[int]:
+    return bot.best_moves(observe_state(node, seat))
+
+
+@pytest.mark.parametrize("variant", ["egyptian", "pasur"])
+def test_solving_against_the_best_replies_as_a_known_play_is_plain_solving(
+        variant: str) -> None:
+    """A seat whose known play is its best replies leaves every value as alpha-beta's."""
+    for state in _last_batches(variant, seed=5, count=10):
+        side = state.rules.side_of[state.to_play]
+        other = state.turns[state.to_play]
+
+        replies = partial(_best_replies, side)
+        assert solve(state, side, 0, {other: replies}) == solve(state, side)
+
+
+@pytest.mark.parametrize("level", [ExpertBot, GreedyBot])
+def test_solving_against_a_levels_play_is_worth_at_least_its_best_replies(
+        level: type[ExpertBot] | type[GreedyBot]) -> None:
+    """Against a level's play each move is worth at least what it is against the best
+    replies, and on some deals more: a level does not always reply its best."""
+    better = 0
+    for state in _last_batches("egyptian", seed=8, count=40):
+        side = state.rules.side_of[state.to_play]
+        other = state.turns[state.to_play]
+        exact = solve(state, side)
+        against = solve(state, side, 0, {other: partial(_level_moves, level(0), other)})
+        assert against.keys() == exact.keys()
+        assert all(against[m] >= exact[m] for m in exact)
+        better += max(against.values()) > max(exact.values())
+    assert better >= 4
 
 
 HOUSE_RULES = [

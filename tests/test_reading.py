@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytest.importorskip("numba", reason="the fast extra is not installed")
@@ -150,6 +152,35 @@ def test_the_master_reads_the_other_seat_unless_told_not_to() -> None:
     assert reading == master(SearchSettings(read_tree=True, flat_root=True)).estimates(last)
     assert reading != master(SearchSettings(read_tree=False)).estimates(last)
     assert {e.samples for e in reading} == {60}
+
+
+def test_the_master_solves_the_last_batch_against_a_read_seats_play() -> None:
+    """Every card known: a read seat's turns are worth the mean of its style's moves,
+    not its best reply; unread (or told not to), the solve is alpha-beta's."""
+    from basra.bots.master import MasterBot, SearchSettings
+    from basra.bots.reading import style_moves
+    from basra.bots.search import sample_state, solve
+    from basra.observe import observe_state
+
+    views = _views("greedy", seed=9, matches=2)
+    bot = MasterBot(1, samples=60)
+    against = 0
+    for view in views:
+        bot.reader.observe(view)
+        if view.stock_count or len(view.legal_moves) < 2:
+            continue
+        assert bot.reader.style(1) == GREEDY
+        state = sample_state(view, random.Random(0))  # the only deal: every card known
+        greedy = {1: lambda node: style_moves(GREEDY, observe_state(node, 1))}
+        expected = solve(state, view.side, view.carry, greedy)
+        estimates = {e.move: e.value for e in bot.estimates(view)}
+        assert estimates == expected
+        plain = MasterBot(1, samples=60, settings=SearchSettings(read_solve=False))
+        plain.reader = bot.reader
+        assert {e.move: e.value for e in plain.estimates(view)} == solve(
+            state, view.side, view.carry)
+        against += expected != solve(state, view.side, view.carry)
+    assert against >= 2
 
 
 def test_the_master_plans_with_the_tree_once_a_seat_is_read_when_two_play() -> None:

@@ -152,8 +152,12 @@ class ExpertBot:
             values.append((move, gain + risk if same_side else gain - risk))
         return values
 
-    def choose(self, observation: Observation) -> int:
+    def best_moves(self, observation: Observation) -> list[int]:
+        """The moves it values best (it plays one of them at random)."""
         values = self.move_values(observation)
         best = max(value for _, value in values)
-        choices = [move for move, value in values if value >= best - 1e-9]
+        return [move for move, value in values if value >= best - 1e-9]
+
+    def choose(self, observation: Observation) -> int:
+        choices = self.best_moves(observation)
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)

@@ -19,7 +19,8 @@ With numba installed (``pip install 'basra[fast]'``) it searches in compiled cod
 (:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Without it,
 it falls back to the pure-Python search of the reference core on ``workers`` processes
 (both cores by default). When every hidden card is known (two players, stock empty: the
-other hand is exactly the unseen cards) it solves the rest of the deal exactly.
+other hand is exactly the unseen cards) it solves the rest of the deal exactly, against
+the read seat's style where the other seat is read (its best replies otherwise).
 """
 
 from __future__ import annotations
@@ -32,14 +33,16 @@ import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import NamedTuple
 
 from basra import fast
-from basra.observe import Observation
+from basra.observe import Observation, observe_state
 from basra.rules import Rules
+from basra.state import DealState
 
-from .reading import MIN_PLAYS, StyleReader
-from .search import deal_margin, greedy_playout, sample_state, solve
+from .reading import MIN_PLAYS, StyleReader, style_moves
+from .search import Policy, deal_margin, greedy_playout, sample_state, solve
 
 __all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "ROLLOUT_POLICY", "MasterBot",
            "MoveEstimate", "SearchSettings", "move_settings", "search_moves"]
@@ -191,6 +194,11 @@ class SearchSettings:
     presume_style: bool = False
     """Until a seat is read, search as if it played the first style its plays so far do
     not contradict (:attr:`basra.bots.reading.StyleReader.presume`)."""
+    read_solve: bool = True
+    """When every card is known (the exact solve of a deal's last batch), play against
+    a read seat's style: its turns are worth the mean of the moves its style would play
+    (:func:`basra.bots.reading.style_moves`), not its best reply; a seat not read is
+    taken to reply its best."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -281,6 +289,23 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver")
 
 
+def _style_play(style: int, seat: int, observation: Observation, node: DealState
+                ) -> list[int]:
+    """The moves ``seat``, read as playing ``style``, would play at ``node`` of the deal
+    ``observation`` sees, from its own view of it."""
+    view = observe_state(node, seat, totals=observation.totals, target=observation.target,
+                         carry=observation.carry, deal_number=observation.deal_number)
+    return style_moves(style, view)
+
+
+def known_play(observation: Observation, styles: tuple[int | None, ...]
+               ) -> dict[int, Policy]:
+    """The other seats read so far, each as the play :func:`solve` meets it with."""
+    return {seat: partial(_style_play, style, seat, observation)
+            for seat, style in enumerate(styles)
+            if style is not None and seat != observation.seat}
+
+
 def _fully_known(observation: Observation) -> bool:
     return observation.rules.sides == 2 and observation.rules.players == 2 and (
         observation.stock_count == 0
@@ -338,7 +363,8 @@ class MasterBot:
         settings = self._settings(observation)
         if _fully_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
-            exact = solve(sample, observation.side, observation.carry)
+            policies = known_play(observation, styles) if settings.read_solve else {}
+            exact = solve(sample, observation.side, observation.carry, policies)
             ranked = [MoveEstimate(m, exact[m], 1) for m in moves]
         else:
             # Room for the hand-over to worker processes, or for the rest of the move.

@@ -21,13 +21,19 @@ from __future__ import annotations
 from basra import fast
 from basra.observe import Observation
 
-__all__ = ["LEVEL_STYLES", "MIN_AGREEMENT", "MIN_PLAYS", "STYLES", "StyleReader"]
+from .expert import ExpertBot
+from .simple import GreedyBot
+
+__all__ = ["LEVEL_STYLES", "MIN_AGREEMENT", "MIN_PLAYS", "STYLES", "StyleReader",
+           "style_moves"]
 
 LEVEL_STYLES = {"expert": 4, "greedy": 1}
 """The levels whose style a seat may be read as, and each one's rollout policy
 (:func:`basra.fast.kernels.policy_move`): the expert's play and greedy play."""
 STYLES = tuple(LEVEL_STYLES.values())
 """The styles a seat may be read as, as rollout policies."""
+_LEVELS: dict[int, ExpertBot | GreedyBot] = {LEVEL_STYLES["expert"]: ExpertBot(),
+                                             LEVEL_STYLES["greedy"]: GreedyBot()}
 MIN_PLAYS = 8
 """The fewest plays a style tells apart from other moves before a seat is read as it:
 about four batches. Over 20 matches each it read the expert and greedy at four in five of
@@ -39,6 +45,16 @@ MIN_AGREEMENT = 0.95
 """The share of those plays that must be the style's: over 20 matches each the expert's
 plays were all its style's and greedy's all its, where a master's agreed with the
 expert's in 70% (``benchmarks/style_agreement.py``, docs/strength.md)."""
+
+
+def style_moves(style: int, observation: Observation) -> list[int]:
+    """The moves a seat playing ``style`` (one of :data:`STYLES`) would play from
+    ``observation``, its own view: the level's best valued moves, one of which it plays
+    at random."""
+    level = _LEVELS.get(style)
+    if level is None:
+        raise ValueError(f"style {style} is not one of the styles read {STYLES}")
+    return level.best_moves(observation)
 
 
 class StyleReader:

@@ -8,6 +8,7 @@ every count it knows, so a search never uses what the seat cannot know.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 
 from basra.bots.simple import move_value
 from basra.observe import Observation
@@ -20,7 +21,7 @@ from basra.state import (
     playing_order,
 )
 
-__all__ = ["deal_margin", "greedy_playout", "sample_state", "solve"]
+__all__ = ["Policy", "deal_margin", "greedy_playout", "sample_state", "solve"]
 
 
 def sample_state(observation: Observation, rng: random.Random) -> DealState:
@@ -84,17 +85,31 @@ def greedy_playout(state: DealState, rng: random.Random) -> DealState:
     return state
 
 
-def solve(state: DealState, side: int, carry: int = 0) -> dict[int, float]:
+Policy = Callable[[DealState], list[int]]
+"""A seat's known play: the moves it would play in a state (one of them at random)."""
+
+
+def solve(state: DealState, side: int, carry: int = 0,
+          policies: Mapping[int, Policy] | None = None) -> dict[int, float]:
     """Exact value (``deal_margin``) of every legal move when all cards are known.
 
     Alpha-beta over the rest of the deal, for two sides: ``side`` maximises, the other
-    minimises. Meant for the last batch of a deal (a few cards in each hand).
+    minimises, except a seat whose play is known (``policies``): it plays one of its
+    policy's moves at random, so its turn is worth their mean, and the value is what
+    each move brings against the way it plays rather than against its best replies.
+    Meant for the last batch of a deal (a few cards in each hand).
     """
     side_of = state.rules.side_of
+    known = policies or {}
 
     def value(node: DealState, alpha: float, beta: float) -> float:
         if node.is_over:
             return deal_margin(node, side, carry)
+        policy = known.get(node.to_play)
+        if policy is not None:
+            # a mean needs each move's exact value, not a bound
+            moves = policy(node)
+            return sum(value(apply(node, m), -1e9, 1e9) for m in moves) / len(moves)
         maximising = side_of[node.to_play] == side
         best = -1e9 if maximising else 1e9
         for move in legal_moves(node):

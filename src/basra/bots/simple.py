@@ -59,10 +59,14 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, observation: Observation) -> int:
+    def best_moves(self, observation: Observation) -> list[int]:
+        """The moves worth the most this turn (it plays one of them at random)."""
         moves = observation.legal_moves
         values = [immediate_value(observation, move) for move in moves]
         best = max(values)
-        return self.rng.choice([m for m, v in zip(moves, values, strict=True) if v == best])
+        return [m for m, v in zip(moves, values, strict=True) if v == best]
+
+    def choose(self, observation: Observation) -> int:
+        return self.rng.choice(self.best_moves(observation))
 
 
