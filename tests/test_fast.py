@@ -22,7 +22,7 @@ from basra.fast.check import (
     random_rules,
 )
 from basra.rules import PRESETS, make_rules
-from basra.state import new_deal
+from basra.state import DealState, apply, legal_moves, new_deal
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
 
@@ -355,6 +355,88 @@ def test_a_batch_tree_stops_where_the_batch_ends() -> None:
     assert len(middle.legal_moves) + 1 < nodes(middle, True) < nodes(middle, False)
 
 
+class _Endgame:
+    """Room for the compiled last-batch search (:func:`basra.fast.kernels.endgame_value`)."""
+
+    def __init__(self, name: str) -> None:
+        self.fast = core.fast_rules(make_rules(name, 2))
+        depth = kernels.ENDGAME_DEPTH
+        self.stack = np.empty((depth, kernels.STATE_SIZE), np.int64)
+        self.move_stack = np.empty((depth, kernels.MAX_MOVES), np.int64)
+        self.frames = np.empty((3, depth), np.int64)
+        self.bounds = np.empty((3, depth))
+        self.options = np.empty(kernels.MAX_OPTIONS, np.int64)
+        self.memo = kernels.new_memo()
+        self.replies = np.empty(kernels.MAX_MOVES, np.int64)
+        self.values = np.empty(52)
+        self.total = np.zeros(4, np.int64)
+        self.rng = np.array([99], np.uint64)
+
+    def value(self, st: np.ndarray, side: int, policies: list[int]) -> float:
+        self.stack[0, :] = st
+        return float(kernels.endgame_value(
+            self.fast.cfg, self.fast.cards, self.stack, 0, side,
+            np.array([*policies, 0, 0], np.int64), self.rng, self.move_stack, self.frames,
+            self.bounds, self.options, self.memo, self.replies, self.values, self.total,
+            -1e18, 1e18))
+
+    def playout(self, st: np.ndarray, policies: list[int]) -> None:
+        kernels.policy_playout(self.fast.cfg, self.fast.cards, st, self.rng,
+                               np.empty(kernels.MAX_MOVES, np.int64), self.options,
+                               self.memo, np.array([*policies, 0, 0], np.int64),
+                               self.replies, self.values)
+
+
+def _last_batch_states(name: str, seed: int, count: int) -> list[DealState]:
+    rules = make_rules(name, 2)
+    rng = random.Random(seed)
+    states: list[DealState] = []
+    while len(states) < count:
+        state = new_deal(rules, len(states) % 2, rng)
+        while not state.is_over and (state.batches or rng.random() < 0.25):
+            moves = legal_moves(state)
+            state = apply(state, moves[rng.randrange(len(moves))])
+        if not state.is_over:
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("name", ["egyptian", "pasur"])
+def test_the_compiled_endgame_is_the_exact_solver(name: str) -> None:
+    """Both seats solving, the last batch's value is alpha-beta's of the reference core,
+    and the rollout that plays it (``SOLVE``) ends the deal with that margin."""
+    from basra.bots.search import solve
+
+    room = _Endgame(name)
+    solving = 3 + kernels.SOLVE
+    for state in _last_batch_states(name, seed=4, count=40):
+        side = state.rules.side_of[state.to_play]
+        exact = max(solve(state, side).values())
+        st = core.to_array(state)
+        assert room.value(st, side, [solving, solving]) == exact
+        room.playout(st, [solving, solving])
+        totals, _ = core.deal_totals(room.fast, st)
+        assert totals[side] - totals[1 - side] == exact
+
+
+def test_a_seat_that_plays_its_policy_in_the_compiled_endgame_is_not_solved() -> None:
+    """Against a seat that plays greedily the last batch is worth at least its value
+    against best replies, and on some deals more."""
+    room = _Endgame("egyptian")
+    better = 0
+    for state in _last_batch_states("egyptian", seed=6, count=40):
+        seat = state.to_play
+        side = state.rules.side_of[seat]
+        st = core.to_array(state)
+        policies = [1, 1]
+        policies[seat] = 3 + kernels.SOLVE
+        against = room.value(st, side, policies)
+        best_replies = room.value(st, side, [3 + kernels.SOLVE] * 2)
+        assert against >= best_replies
+        better += against > best_replies
+    assert better >= 4
+
+
 def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     """With one consistent deal the tree search is plain UCT: it finds the exact solver's
     best move, and the line it values most is worth what the solver says."""
@@ -388,7 +470,7 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     from basra.bots.simple import move_value
     from basra.observe import observe_state
     from basra.position import parse_position
-    from basra.state import DealState, apply, legal_moves, parse_move
+    from basra.state import parse_move
 
     state = parse_position(
         "egyptian/2 | dealer 1 | turn 0 | floor AS 4C 5D 8H 10H KH | hands AC 9S JC / "

@@ -183,6 +183,24 @@ def test_the_master_solves_the_last_batch_against_a_read_seats_play() -> None:
     assert against >= 2
 
 
+def test_rollouts_solve_the_last_batch_only_in_the_batch_before_it() -> None:
+    """``solve_rollouts``: the search of a move of the batch before the last changes (its
+    rollouts play the last batch exactly); earlier moves search as before."""
+    from basra.bots.master import MasterBot, SearchSettings
+
+    views = [v for v in _views("expert", seed=5) if v.deal_number == 1
+             and len(v.legal_moves) > 1]
+    before_last = next(v for v in views if v.stock_count == 8)
+    earlier = next(v for v in views if v.stock_count == 24)
+
+    def estimates(view: Observation, solving: bool) -> list[tuple[int, float]]:
+        bot = MasterBot(3, samples=40, settings=SearchSettings(solve_rollouts=solving))
+        return [(e.move, e.value) for e in bot.estimates(view)]
+
+    assert estimates(earlier, True) == estimates(earlier, False)
+    assert estimates(before_last, True) != estimates(before_last, False)
+
+
 def test_the_master_plans_with_the_tree_once_a_seat_is_read_when_two_play() -> None:
     from basra.bots.master import READ_TREE_PLAYERS, SearchSettings
 

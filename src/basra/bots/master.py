@@ -199,6 +199,11 @@ class SearchSettings:
     a read seat's style: its turns are worth the mean of the moves its style would play
     (:func:`basra.bots.reading.style_moves`), not its best reply; a seat not read is
     taken to reply its best."""
+    solve_rollouts: bool = False
+    """Two players, a move of the batch before the last: the compiled search's rollouts
+    play the deal's last batch exactly for the master and a seat not read (alpha-beta on
+    the margin, a read seat playing its style), as the master plays it once the stock is
+    empty, rather than by the rollout policy (:data:`basra.fast.kernels.SOLVE`)."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -233,6 +238,14 @@ def move_settings(settings: SearchSettings, reader: StyleReader,
     return settings
 
 
+def _solves_rollouts(settings: SearchSettings, observation: Observation) -> bool:
+    """Whether the rollouts play the last batch exactly (:attr:`SearchSettings.solve_rollouts`):
+    two players, the stock holding the last batch alone."""
+    rules = observation.rules
+    return settings.solve_rollouts and rules.players == 2 and (
+        observation.stock_count == rules.players * rules.hand_size)
+
+
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
             settings: SearchSettings = SearchSettings(),
             styles: tuple[int | None, ...] = ()) -> list[tuple[float, float, int]]:
@@ -252,14 +265,16 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             flat_root=settings.flat_root,
                                             batch_only=settings.batch_tree,
                                             model_unread=settings.model_unread,
-                                            style_tau=settings.style_tau)
+                                            style_tau=settings.style_tau,
+                                            endgame=_solves_rollouts(settings, observation))
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,
                                    match_bonus=settings.match_bonus,
                                    infer_tau=settings.infer_tau,
                                    win_chance=settings.win_chance, styles=styles,
-                                   style_tau=settings.style_tau)
+                                   style_tau=settings.style_tau,
+                                   endgame=_solves_rollouts(settings, observation))
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]

@@ -240,7 +240,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
                        prune: bool = True, match_bonus: float = 0.0,
                        infer_tau: float = 0.0, win_chance: bool = False,
                        styles: Sequence[int | None] = (),
-                       style_tau: float | None = None) -> SearchStats:
+                       style_tau: float | None = None,
+                       endgame: bool = False) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -261,12 +262,15 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     from its past plays, :class:`basra.bots.reading.StyleReader`), or None: such a seat
     plays its style in the rollouts, and its plays of the batch weigh each sample as that
     style reads them, at temperature ``infer_tau`` or else ``style_tau`` (None:
-    :data:`STYLE_TAU`).
+    :data:`STYLE_TAU`). ``endgame`` (two players): the rollouts play the deal's last
+    batch exactly for this seat and every seat of no known style
+    (:data:`basra.fast.kernels.SOLVE`), as the master plays it once the stock is empty.
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     history, held = batch_history(observation)
-    policies, models, tau = _seat_models(observation, policy, infer_tau, styles, style_tau)
+    policies, models, tau = _seat_models(observation, policy, infer_tau, styles, style_tau,
+                                         endgame)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     active = np.ones(n, np.bool_)
@@ -299,7 +303,8 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             styles: Sequence[int | None] = (),
                             style_tau: float | None = None,
                             flat_root: bool = False, batch_only: bool = False,
-                            model_unread: bool = False) -> SearchStats:
+                            model_unread: bool = False,
+                            endgame: bool = False) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
@@ -319,7 +324,7 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     move has as many visits; ``samples`` counts deals). ``batch_only``: the tree stops
     where the batch in progress ends, the rollouts play on. ``model_unread``: a seat of
     no known style plays the rollout policy in the tree too (not chosen by UCB), with
-    no inference from its plays."""
+    no inference from its plays. ``endgame``: as :func:`observation_search`."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
@@ -333,7 +338,8 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     rng = np.array([(seed << 1) | 1], np.uint64)
     totals = _match_totals(observation)
     chances = _chances(observation, win_chance)
-    policies, models, tau = _seat_models(observation, policy, 0.0, styles, style_tau)
+    policies, models, tau = _seat_models(observation, policy, 0.0, styles, style_tau,
+                                         endgame)
     styled = (models >= 0).astype(np.int64)
     if model_unread:
         styled[:] = 1
@@ -398,12 +404,14 @@ def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
 
 
 def _seat_models(observation: Observation, policy: int, infer_tau: float,
-                 styles: Sequence[int | None], style_tau: float | None
-                 ) -> tuple[k.Array, k.Array, float]:
+                 styles: Sequence[int | None], style_tau: float | None,
+                 endgame: bool = False) -> tuple[k.Array, k.Array, float]:
     """Each seat's rollout policy, the model its plays are read with (-1: none) and the
     temperature of that reading: ``policy`` everywhere, read by it when ``infer_tau`` >
-    0, but a seat of known style plays and is read by its style."""
-    policies = np.full(4, policy, np.int64)
+    0, but a seat of known style plays and is read by its style. ``endgame``: the seats
+    of no known style (this one among them) play a last batch exactly
+    (:data:`basra.fast.kernels.SOLVE`)."""
+    policies = np.full(4, policy + (k.SOLVE if endgame else 0), np.int64)
     models = np.full(4, -1, np.int64)
     tau = infer_tau
     for seat in observation.seats:

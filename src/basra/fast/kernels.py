@@ -95,6 +95,11 @@ S_LAID_COUNT = 23
 S_LAID = 24  # 52 slots
 S_BATCHES = 76  # 26 batches of 4 hands
 STATE_SIZE = 180
+ENDGAME_CARDS = 8
+"""The most cards left in the hands for which a rollout plays the last batch exactly
+(:data:`SOLVE`): two hands of four."""
+ENDGAME_DEPTH = ENDGAME_CARDS + 2
+"""Room for the states of that search (:func:`endgame_value`)."""
 
 MAX_OPTIONS = 1024
 MAX_MOVES = 4096
@@ -984,18 +989,172 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
     return int(chosen)
 
 
+SOLVE = 8
+"""Added to a seat's rollout policy (``policies[seat]``): with two players, the seat
+plays the deal's last batch, where the sample's every card is known, by alpha-beta on the
+deal's points margin (:func:`endgame_value`); before it, its policy."""
+
+
+@njit(cache=True)
+def endgame_value(cfg: Array, cards: Array, stack: Array, root: int, side: int,
+                  policies: Array, rng: UArray, move_stack: Array, frames: Array,
+                  bounds: FloatArray, options: Array, memo: Array, replies: Array,
+                  values: FloatArray, total: Array, alpha: float, beta: float) -> float:
+    """The points margin of ``side`` to the end of the deal from ``stack[root]`` (two
+    sides, no card left to deal): a seat marked :data:`SOLVE` plays its best (``side``
+    maximises, the other side minimises; alpha-beta in the window ``alpha``, ``beta``),
+    any other seat its policy's move. Depth first without recursion (numba's cache
+    cannot hold a recursive function): ``stack[d]`` is the state at depth ``d``,
+    ``move_stack[d]`` its moves, ``frames[:, d]`` the node's kind (0 a policy's move, 1
+    maximising, 2 minimising), moves and next move, ``bounds[:, d]`` its alpha, beta and
+    best value so far."""
+    d = root
+    bounds[0, d] = alpha
+    bounds[1, d] = beta
+    entering = True
+    result = 0.0
+    while True:
+        if entering:
+            st = stack[d]
+            if is_over(st):
+                deal_score(cfg, cards, st, 0, total)
+                result = float(total[side] - total[1 - side])
+                entering = False
+                continue
+            seat = st[S_TO_PLAY]
+            moves = move_stack[d]
+            n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves,
+                                   options, memo)
+            policy = policies[seat]
+            if policy < SOLVE:
+                moves[0] = policy_move(cfg, cards, st, moves, n, rng, policy, replies,
+                                       options, memo, values)
+                n = 1
+                frames[0, d] = 0
+            else:
+                # captures first: the best move is most often one, and the sooner
+                # alpha-beta meets it the more it cuts
+                front = 0
+                for i in range(n):
+                    if moves[i] >> 6:
+                        move = moves[i]
+                        moves[i] = moves[front]
+                        moves[front] = move
+                        front += 1
+                maximising = cfg[C_SIDE_OF + seat] == side
+                frames[0, d] = 1 if maximising else 2
+                bounds[2, d] = -1e18 if maximising else 1e18
+            frames[1, d] = n
+            frames[2, d] = 1
+            stack[d + 1, :] = st
+            _apply_inline(cfg, cards, stack[d + 1], moves[0])
+            bounds[0, d + 1] = bounds[0, d]
+            bounds[1, d + 1] = bounds[1, d]
+            d += 1
+            continue
+        # ``result`` is the value of the node at depth d
+        if d == root:
+            return result
+        d -= 1
+        kind = frames[0, d]
+        if kind == 0:
+            continue  # a policy's one move: its value is the node's
+        if kind == 1:
+            if result > bounds[2, d]:
+                bounds[2, d] = result
+            if bounds[2, d] > bounds[0, d]:
+                bounds[0, d] = bounds[2, d]
+        else:
+            if result < bounds[2, d]:
+                bounds[2, d] = result
+            if bounds[2, d] < bounds[1, d]:
+                bounds[1, d] = bounds[2, d]
+        if bounds[0, d] >= bounds[1, d] or frames[2, d] >= frames[1, d]:
+            result = bounds[2, d]
+            continue
+        stack[d + 1, :] = stack[d]
+        _apply_inline(cfg, cards, stack[d + 1], move_stack[d, frames[2, d]])
+        frames[2, d] += 1
+        bounds[0, d + 1] = bounds[0, d]
+        bounds[1, d + 1] = bounds[1, d]
+        d += 1
+        entering = True
+
+
+@njit(cache=True)
+def _endgame_move(cfg: Array, cards: Array, st: Array, policies: Array, rng: UArray,
+                  stack: Array, move_stack: Array, frames: Array, bounds: FloatArray,
+                  options: Array, memo: Array, replies: Array, values: FloatArray,
+                  total: Array) -> int:
+    """The move of the seat to play worth most to its side by :func:`endgame_value`
+    (the first of equals)."""
+    side = cfg[C_SIDE_OF + st[S_TO_PLAY]]
+    stack[0, :] = st
+    moves = move_stack[0]
+    n = _hand_moves_inline(cfg, cards, st[S_HANDS + st[S_TO_PLAY]], st[S_FLOOR], moves,
+                           options, memo)
+    if n == 1:
+        return int(moves[0])
+    best = -1e18
+    chosen = moves[0]
+    for i in range(n):
+        move = moves[i]
+        stack[1, :] = st
+        _apply_inline(cfg, cards, stack[1], move)
+        value = endgame_value(cfg, cards, stack, 1, side, policies, rng, move_stack,
+                              frames, bounds, options, memo, replies, values, total, best,
+                              1e18)
+        if value > best:
+            best = value
+            chosen = move
+    return int(chosen)
+
+
 @njit(cache=True)
 def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array, policies: Array,
                    replies: Array, values: FloatArray) -> None:
     """Every seat plays its rollout policy (``policies[seat]``) to the end of the deal
-    (in place)."""
+    (in place); a seat marked :data:`SOLVE` plays the last batch exactly (two
+    players)."""
+    if cfg[C_PLAYERS] == 2 and (policies[0] >= SOLVE or policies[1] >= SOLVE):
+        _solving_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
+                         values)
+        return
     while not is_over(st):
         seat = st[S_TO_PLAY]
         n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves, options,
                                memo)
         move = policy_move(cfg, cards, st, moves, n, rng, policies[seat], replies, options,
                            memo, values)
+        _apply_inline(cfg, cards, st, move)
+
+
+@njit(cache=True)
+def _solving_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
+                     moves: Array, options: Array, memo: Array, policies: Array,
+                     replies: Array, values: FloatArray) -> None:
+    """:func:`policy_playout` with seats marked :data:`SOLVE`."""
+    stack = np.empty((0, 0), np.int64)
+    move_stack = np.empty((0, 0), np.int64)
+    frames = np.empty((3, ENDGAME_DEPTH), np.int64)
+    bounds = np.empty((3, ENDGAME_DEPTH))
+    total = np.zeros(4, np.int64)
+    while not is_over(st):
+        seat = st[S_TO_PLAY]
+        policy = policies[seat]
+        if policy >= SOLVE and st[S_NEXT_BATCH] >= st[S_BATCHES_COUNT] and (
+                popcount(st[S_HANDS]) + popcount(st[S_HANDS + 1]) <= ENDGAME_CARDS):
+            if stack.shape[0] == 0:
+                stack = np.empty((ENDGAME_DEPTH, STATE_SIZE), np.int64)
+                move_stack = np.empty((ENDGAME_DEPTH, MAX_MOVES), np.int64)
+            move = _endgame_move(cfg, cards, st, policies, rng, stack, move_stack, frames,
+                                 bounds, options, memo, replies, values, total)
+        else:
+            n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves,
+                                   options, memo)
+            move = policy_move(cfg, cards, st, moves, n, rng, policy % SOLVE, replies,
+                               options, memo, values)
         _apply_inline(cfg, cards, st, move)
 
 
@@ -1615,7 +1774,7 @@ def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
                                options, memo)
         if styled[mover]:
             # a seat of known style plays its move; the tree follows it
-            move = policy_move(cfg, cards, st, moves, n, rng, policies[mover], replies,
+            move = policy_move(cfg, cards, st, moves, n, rng, policies[mover] % SOLVE, replies,
                                options, memo, work.scratch)
             child = _find_child(tree, node, move)
             if child < 0:
