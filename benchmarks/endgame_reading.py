@@ -25,14 +25,14 @@ import statistics
 import sys
 from functools import partial
 
-from harness import stamp
+from harness import err, stamp
 from rich.progress import Progress
 
 from basra.bots.reading import LEVEL_STYLES, style_moves
 from basra.bots.search import Policy, deal_margin, solve
 from basra.observe import observe_state
 from basra.rules import make_rules
-from basra.state import DealState, apply, legal_moves, new_deal
+from basra.state import DealState, apply, new_deal
 
 SEAT, OTHER = 0, 1
 
@@ -56,16 +56,15 @@ def minimax_play_value(state: DealState, side: int, policy: Policy) -> float:
     return sum(minimax_play_value(apply(state, m), side, policy) for m in moves) / len(moves)
 
 
-def last_batch(rng: random.Random, rules_style: int, dealer: int) -> DealState:
-    """A deal played by the expert (seat 0) and the level (seat 1) to seat 0's first
+def last_batch(rng: random.Random, style: int, dealer: int) -> DealState:
+    """A deal played by the expert (seat 0) and ``style`` (seat 1) to seat 0's first
     decision with the stock empty."""
     rules = make_rules("egyptian", 2)
     state = new_deal(rules, dealer, rng)
     expert = LEVEL_STYLES["expert"]
     while not (state.stock_count == 0 and state.to_play == SEAT):
         seat = state.to_play
-        style = expert if seat == SEAT else rules_style
-        moves = style_moves(style, observe_state(state, seat))
+        moves = style_moves(expert if seat == SEAT else style, observe_state(state, seat))
         state = apply(state, moves[0] if len(moves) == 1 else rng.choice(moves))
     return state
 
@@ -80,8 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     policy = partial(_level_play, style, OTHER)
     rng = random.Random(args.seed)
     gains: list[float] = []
-    decided = 0
-    with Progress(transient=True) as progress:
+    with Progress(console=err, transient=True) as progress:
         task = progress.add_task("deals", total=args.deals)
         for deal in range(args.deals):
             state = last_batch(rng, style, deal % 2)
@@ -89,8 +87,6 @@ def main(argv: list[str] | None = None) -> None:
             against = solve(state, side, 0, {OTHER: policy})
             best_response = max(against.values())
             gains.append(best_response - minimax_play_value(state, side, policy))
-            if len(legal_moves(state)) > 1:
-                decided += 1
             progress.advance(task)
     n = len(gains)
     mean = statistics.fmean(gains)
@@ -103,7 +99,6 @@ def main(argv: list[str] | None = None) -> None:
         "gain_standard_error": round(error, 3),
         "deals_gaining": sum(g > 1e-9 for g in gains),
         "largest_gain": round(max(gains), 2),
-        "first_decisions_with_a_choice": decided,
         **stamp("endgame_reading.py"),
     }
     json.dump(result, sys.stdout, indent=2)

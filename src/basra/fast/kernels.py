@@ -992,7 +992,8 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
 SOLVE = 8
 """Added to a seat's rollout policy (``policies[seat]``): with two players, the seat
 plays the deal's last batch, where the sample's every card is known, by alpha-beta on the
-deal's points margin (:func:`endgame_value`); before it, its policy."""
+deal's points margin (:func:`endgame_value`) once at most :data:`ENDGAME_CARDS` are left
+in the hands; before, its policy."""
 
 
 @njit(cache=True)
@@ -1001,13 +1002,13 @@ def endgame_value(cfg: Array, cards: Array, stack: Array, root: int, side: int,
                   bounds: FloatArray, options: Array, memo: Array, replies: Array,
                   values: FloatArray, total: Array, alpha: float, beta: float) -> float:
     """The points margin of ``side`` to the end of the deal from ``stack[root]`` (two
-    sides, no card left to deal): a seat marked :data:`SOLVE` plays its best (``side``
-    maximises, the other side minimises; alpha-beta in the window ``alpha``, ``beta``),
-    any other seat its policy's move. Depth first without recursion (numba's cache
-    cannot hold a recursive function): ``stack[d]`` is the state at depth ``d``,
-    ``move_stack[d]`` its moves, ``frames[:, d]`` the node's kind (0 a policy's move, 1
-    maximising, 2 minimising), moves and next move, ``bounds[:, d]`` its alpha, beta and
-    best value so far."""
+    sides, no card left to deal; a majority prize carried from tied deals aside): a seat
+    marked :data:`SOLVE` plays its best (``side`` maximises, the other side minimises;
+    alpha-beta in the window ``alpha``, ``beta``), any other seat its policy's move.
+    Depth first without recursion (numba's cache cannot hold a recursive function):
+    ``stack[d]`` is the state at depth ``d``, ``move_stack[d]`` its moves,
+    ``frames[:, d]`` the node's kind (0 a policy's move, 1 maximising, 2 minimising),
+    moves and next move, ``bounds[:, d]`` its alpha, beta and best value so far."""
     d = root
     bounds[0, d] = alpha
     bounds[1, d] = beta
