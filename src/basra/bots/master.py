@@ -313,7 +313,7 @@ def _style_play(style: int, seat: int, observation: Observation, node: DealState
     return style_moves(style, view)
 
 
-def known_play(observation: Observation, styles: tuple[int | None, ...]
+def _known_play(observation: Observation, styles: tuple[int | None, ...]
                ) -> dict[int, Policy]:
     """The other seats read so far, each as the play :func:`solve` meets it with."""
     return {seat: partial(_style_play, style, seat, observation)
@@ -378,7 +378,7 @@ class MasterBot:
         settings = self._settings(observation)
         if _fully_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
-            policies = known_play(observation, styles) if settings.read_solve else {}
+            policies = _known_play(observation, styles) if settings.read_solve else {}
             exact = solve(sample, observation.side, observation.carry, policies)
             ranked = [MoveEstimate(m, exact[m], 1) for m in moves]
         else:
