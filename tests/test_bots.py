@@ -18,6 +18,7 @@ from basra.observe import observe, observe_state
 from basra.position import parse_position
 from basra.rules import PRESETS, make_rules
 from basra.state import DealState, apply, legal_moves, new_deal, parse_move
+from positions import last_batch_states
 
 # Seat 1 to play with 4C and 9C on a floor of AC; seat 0 holds 5S and 8S, the last cards
 # of the deal. Trailing the 4C lets seat 0's 5S take A+4 and clear the floor: a basra.
@@ -93,22 +94,6 @@ def test_exact_solver_agrees_with_plain_minimax(variant: str) -> None:
     assert checked == 12
 
 
-def _last_batches(variant: str, seed: int, count: int) -> list[DealState]:
-    """Deals played at random to a turn of the last batch with at least two moves."""
-    rules = make_rules(variant)
-    rng = random.Random(seed)
-    states = []
-    while len(states) < count:
-        state = new_deal(rules, len(states) % 2, rng)
-        while not state.is_over and (state.batches or len(legal_moves(state)) < 2
-                                     or rng.random() < 0.3):
-            moves = legal_moves(state)
-            state = apply(state, moves[rng.randrange(len(moves))])
-        if not state.is_over:
-            states.append(state)
-    return states
-
-
 def _best_replies(side: int, node: DealState) -> list[int]:
     """The moves of the seat to play that leave ``side`` least (its best replies)."""
     values = solve(node, side)
@@ -124,7 +109,7 @@ def _level_moves(bot: ExpertBot | GreedyBot, seat: int, node: DealState) -> list
 def test_solving_against_the_best_replies_as_a_known_play_is_plain_solving(
         variant: str) -> None:
     """A seat whose known play is its best replies leaves every value as alpha-beta's."""
-    for state in _last_batches(variant, seed=5, count=10):
+    for state in last_batch_states(variant, seed=5, count=10):
         side = state.rules.side_of[state.to_play]
         other = state.turns[state.to_play]
 
@@ -138,7 +123,7 @@ def test_solving_against_a_levels_play_is_worth_at_least_its_best_replies(
     """Against a level's play each move is worth at least what it is against the best
     replies, and on some deals more: a level does not always reply its best."""
     better = 0
-    for state in _last_batches("egyptian", seed=8, count=40):
+    for state in last_batch_states("egyptian", seed=8, count=40):
         side = state.rules.side_of[state.to_play]
         other = state.turns[state.to_play]
         exact = solve(state, side)

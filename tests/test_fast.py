@@ -23,6 +23,7 @@ from basra.fast.check import (
 )
 from basra.rules import PRESETS, make_rules
 from basra.state import DealState, apply, legal_moves, new_deal
+from positions import last_batch_states
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
 
@@ -387,20 +388,6 @@ class _Endgame:
                                self.replies, self.values)
 
 
-def _last_batch_states(name: str, seed: int, count: int) -> list[DealState]:
-    rules = make_rules(name, 2)
-    rng = random.Random(seed)
-    states: list[DealState] = []
-    while len(states) < count:
-        state = new_deal(rules, len(states) % 2, rng)
-        while not state.is_over and (state.batches or rng.random() < 0.25):
-            moves = legal_moves(state)
-            state = apply(state, moves[rng.randrange(len(moves))])
-        if not state.is_over:
-            states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("name", ["egyptian", "pasur"])
 def test_the_compiled_endgame_is_the_exact_solver(name: str) -> None:
     """Both seats solving, the last batch's value is alpha-beta's of the reference core,
@@ -409,7 +396,7 @@ def test_the_compiled_endgame_is_the_exact_solver(name: str) -> None:
 
     room = _Endgame(name)
     solving = 3 + kernels.SOLVE
-    for state in _last_batch_states(name, seed=4, count=40):
+    for state in last_batch_states(name, seed=4, count=40):
         side = state.rules.side_of[state.to_play]
         exact = max(solve(state, side).values())
         st = core.to_array(state)
@@ -424,7 +411,7 @@ def test_a_seat_that_plays_its_policy_in_the_compiled_endgame_is_not_solved() ->
     against best replies, and on some deals more."""
     room = _Endgame("egyptian")
     better = 0
-    for state in _last_batch_states("egyptian", seed=6, count=40):
+    for state in last_batch_states("egyptian", seed=6, count=40):
         seat = state.to_play
         side = state.rules.side_of[seat]
         st = core.to_array(state)
