@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -130,6 +131,28 @@ def test_a_seat_of_known_style_plays_it_in_the_rollouts() -> None:
     assert rollouts_only.weights == [float(v) for v in rollouts_only.visits]
     assert known.weights != rollouts_only.weights
 
+
+
+def test_a_seat_of_no_known_style_can_be_played_by_another_policy() -> None:
+    """``unread_policy``: the other seat, unread, plays that policy in the rollouts, as a
+    seat read as that style does when its plays are not read; its own seat keeps
+    ``policy``, and a read seat its style."""
+    views = _views("greedy", seed=9)
+    view = next(v for v in views if len(v.legal_moves) > 2 and v.batch > 1)
+
+    def search(**options: Any) -> core.SearchStats:
+        return core.observation_search(view, 1.0, 4, samples=200, policy=3, **options)
+
+    as_expert = search(unread_policy=EXPERT)
+    assert as_expert == search(styles=(None, EXPERT), style_tau=0.0)
+    assert as_expert != search()
+    assert search(unread_policy=3) == search()
+    # a seat already read plays its style whatever the unread seats play
+    assert search(styles=(None, GREEDY), unread_policy=EXPERT) == search(
+        styles=(None, GREEDY))
+    # the last batch solved in the rollouts: the unread seat's policy carries the mark
+    solving = core._seat_models(view, 3, 0.0, (), None, endgame=True, unread_policy=EXPERT)
+    assert list(solving[0][:2]) == [3 + core.k.SOLVE, EXPERT + core.k.SOLVE]
 
 def test_the_master_reads_the_other_seat_unless_told_not_to() -> None:
     from basra.bots.master import MasterBot, SearchSettings

@@ -204,6 +204,9 @@ class SearchSettings:
     play the deal's last batch exactly for the master and a seat not read (alpha-beta on
     the margin, a read seat playing its style), as the master plays it once the stock is
     empty, rather than by the rollout policy (:data:`basra.fast.kernels.SOLVE`)."""
+    unread_policy: int | None = None
+    """The rollout policy the compiled search plays the other seats of no known style
+    (not read, or not yet) by; None: :meth:`rollout_policy`, as its own seat's."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -266,7 +269,8 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             batch_only=settings.batch_tree,
                                             model_unread=settings.model_unread,
                                             style_tau=settings.style_tau,
-                                            endgame=_solves_rollouts(settings, observation))
+                                            endgame=_solves_rollouts(settings, observation),
+                                            unread_policy=settings.unread_policy)
             return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
         stats = observation_search(observation, seconds, seed, samples,
                                    policy=policy, prune=settings.prune,
@@ -274,7 +278,8 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                    infer_tau=settings.infer_tau,
                                    win_chance=settings.win_chance, styles=styles,
                                    style_tau=settings.style_tau,
-                                   endgame=_solves_rollouts(settings, observation))
+                                   endgame=_solves_rollouts(settings, observation),
+                                   unread_policy=settings.unread_policy)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]

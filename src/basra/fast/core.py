@@ -241,7 +241,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
                        infer_tau: float = 0.0, win_chance: bool = False,
                        styles: Sequence[int | None] = (),
                        style_tau: float | None = None,
-                       endgame: bool = False) -> SearchStats:
+                       endgame: bool = False,
+                       unread_policy: int | None = None) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -265,12 +266,14 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     :data:`STYLE_TAU`). ``endgame`` (two players): the rollouts play the deal's last
     batch exactly for this seat and every seat of no known style
     (:data:`basra.fast.kernels.SOLVE`), as the master plays it once the stock is empty.
+    ``unread_policy``: the rollout policy of the other seats of no known style (None:
+    ``policy``, as this seat's).
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     history, held = batch_history(observation)
     policies, models, tau = _seat_models(observation, policy, infer_tau, styles, style_tau,
-                                         endgame)
+                                         endgame, unread_policy)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     active = np.ones(n, np.bool_)
@@ -304,7 +307,8 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             style_tau: float | None = None,
                             flat_root: bool = False, batch_only: bool = False,
                             model_unread: bool = False,
-                            endgame: bool = False) -> SearchStats:
+                            endgame: bool = False,
+                            unread_policy: int | None = None) -> SearchStats:
     """Information-set Monte Carlo tree search of an observation's legal moves in compiled
     code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
     ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
@@ -324,7 +328,8 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     move has as many visits; ``samples`` counts deals). ``batch_only``: the tree stops
     where the batch in progress ends, the rollouts play on. ``model_unread``: a seat of
     no known style plays the rollout policy in the tree too (not chosen by UCB), with
-    no inference from its plays. ``endgame``: as :func:`observation_search`."""
+    no inference from its plays. ``endgame``, ``unread_policy``: as
+    :func:`observation_search`."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
@@ -339,7 +344,7 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     totals = _match_totals(observation)
     chances = _chances(observation, win_chance)
     policies, models, tau = _seat_models(observation, policy, 0.0, styles, style_tau,
-                                         endgame)
+                                         endgame, unread_policy)
     styled = (models >= 0).astype(np.int64)
     if model_unread:
         styled[:] = 1
@@ -405,13 +410,15 @@ def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
 
 def _seat_models(observation: Observation, policy: int, infer_tau: float,
                  styles: Sequence[int | None], style_tau: float | None,
-                 endgame: bool = False) -> tuple[k.Array, k.Array, float]:
+                 endgame: bool = False, unread_policy: int | None = None
+                 ) -> tuple[k.Array, k.Array, float]:
     """Each seat's rollout policy, the model its plays are read with (-1: none) and the
-    temperature of that reading: ``policy`` everywhere, read by it when ``infer_tau`` >
-    0, but a seat of known style plays and is read by its style. ``endgame``: the seats
-    of no known style (this one among them) play a last batch exactly
-    (:data:`basra.fast.kernels.SOLVE`)."""
-    policies = np.full(4, policy + (k.SOLVE if endgame else 0), np.int64)
+    temperature of that reading: ``policy`` everywhere (``unread_policy`` for the other
+    seats when given), read by it when ``infer_tau`` > 0, but a seat of known style plays
+    and is read by its style. ``endgame``: the seats of no known style (this one among
+    them) play a last batch exactly (:data:`basra.fast.kernels.SOLVE`)."""
+    solve = k.SOLVE if endgame else 0
+    policies = np.full(4, policy + solve, np.int64)
     models = np.full(4, -1, np.int64)
     tau = infer_tau
     for seat in observation.seats:
@@ -421,8 +428,11 @@ def _seat_models(observation: Observation, policy: int, infer_tau: float,
         if style is not None:
             policies[seat] = models[seat] = style
             tau = tau or (STYLE_TAU if style_tau is None else style_tau)
-        elif infer_tau > 0:
-            models[seat] = policy
+        else:
+            if unread_policy is not None:
+                policies[seat] = unread_policy + solve
+            if infer_tau > 0:
+                models[seat] = policies[seat] - solve
     return policies, models, tau
 
 
