@@ -57,6 +57,18 @@ from basra.rules import make_rules
 OLD_MASTER = {"compiled": False, "think_ms": 1000, "workers": 2, "prune": False,
               "match_bonus": 0.0, "policy": 1, "read_styles": False}
 """The master before the compiled search (its search is :func:`search_moves`)."""
+OLD_SAMPLES = 2936
+"""The samples the old master made a move in its 1000 ms on two cores of this machine
+(``python benchmarks/master_samples.py --old --think-ms 1000 --decisions 40``, the
+median)."""
+
+
+def old_master(samples: int | None = None) -> dict[str, Any]:
+    """The old master's options: itself, or emulated by the same search in compiled
+    code at ``samples`` a move on one core."""
+    if samples is None:
+        return dict(OLD_MASTER)
+    return {**OLD_MASTER, "compiled": True, "workers": 1, "samples": int(samples)}
 
 BUDGET = ("think_ms", "samples", "workers")
 SETTINGS = tuple(f.name for f in fields(SearchSettings))
@@ -143,11 +155,9 @@ def main(argv: list[str] | None = None) -> None:
     old_samples = None
     if args.old_master:
         index = 0 if args.old_master == "first" else 1
-        sides[index] = dict(OLD_MASTER)
+        sides[index] = old_master(args.old_samples)
         if args.old_samples is not None:
             old_samples = args.old_samples
-            sides[index] = {**OLD_MASTER, "compiled": True, "workers": 1,
-                            "samples": int(old_samples)}
             print(f"old master emulated at {int(old_samples)} samples a move", file=sys.stderr)
     from basra import fast
 

@@ -12,14 +12,26 @@ at how many of ``--against``'s decisions a reader with that threshold
     python benchmarks/style_agreement.py --player expert --against greedy --matches 20
     python benchmarks/style_agreement.py --player master --against greedy --matches 10 \
         --read-after 6,12
+
+``--player old-master`` is the master before the compiled search, emulated as
+``benchmarks/master_versions.py --old-samples`` plays it (2,936 samples a move by
+default); ``--policies`` counts the agreement of other rollout policies
+(:func:`basra.fast.kernels.policy_move`) with the player's plays too, e.g. to choose the
+policy a seat that plays no level's style is best modelled by::
+
+    python benchmarks/style_agreement.py --player old-master --against expert \
+        --matches 12 --policies 1,3,4
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from harness import stamp
+from master_versions import OLD_SAMPLES, old_master
+from master_versions import build as build_side
 from rich.progress import track
 
 from basra import fast
@@ -31,12 +43,27 @@ from basra.observe import observe
 from basra.rules import make_rules
 
 NAMES = {style: level for level, style in LEVEL_STYLES.items()}
+POLICIES = (1, 2, 3, 4)
+"""The rollout policies that choose by value (:func:`basra.fast.kernels.policy_move`),
+so that a play can agree with them."""
 
 
-def build(level: str, seed: int, samples: int) -> Bot:
+def build(level: str, seed: int, samples: int, old_samples: int) -> Bot:
     if level == "master":  # a fixed budget: the same plays on any machine
         return MasterBot(seed, samples=samples)
+    if level == "old-master":
+        return build_side(old_master(old_samples), seed)
     return make_bot(level, seed)
+
+
+def numbers(text: str, what: str) -> list[int]:
+    """Whole numbers separated by commas; SystemExit (usage, 2) naming ``what`` else."""
+    try:
+        return [int(n) for n in text.split(",")]
+    except ValueError:
+        print(f"{what}: expected whole numbers separated by commas, got {text!r}",
+              file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -46,30 +73,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--samples", type=int, default=3000,
                         help="a master's samples a move")
+    parser.add_argument("--old-samples", type=int, default=OLD_SAMPLES,
+                        help="the old master's samples a move (default %(default)s)")
     parser.add_argument("--read-after", default=str(MIN_PLAYS),
                         help="reader thresholds, comma-separated (default %(default)s)")
+    parser.add_argument("--policies", default=",".join(map(str, STYLES)),
+                        help="rollout policies whose agreement is counted, comma-separated "
+                             "(default: the styles read, %(default)s)")
     args = parser.parse_args(argv)
     if not fast.available():
         raise SystemExit("the compiled path is not available (numba missing)")
     rules = make_rules("egyptian")
-    try:
-        thresholds = [int(n) for n in args.read_after.split(",")]
-    except ValueError:
-        parser.error(f"--read-after: expected whole numbers separated by commas, "
-                     f"got {args.read_after!r}")
-    counts = {style: [0, 0] for style in STYLES}
+    thresholds = numbers(args.read_after, "--read-after")
+    policies = tuple(numbers(args.policies, "--policies"))
+    if bad := [p for p in policies if p not in POLICIES]:
+        print(f"--policies: {bad[0]} is no rollout policy; expected some of "
+              f"{', '.join(map(str, POLICIES))}", file=sys.stderr)
+        raise SystemExit(2)
+    counts = {style: [0, 0] for style in policies}
     read_as: dict[int, dict[str, int]] = {n: {} for n in thresholds}
     for seed in track(range(args.matches), description="matches", transient=True):
-        bots = [build(args.player, 2 * seed, args.samples),
-                build(args.against, 2 * seed + 1, args.samples)]
+        bots = [build(args.player, 2 * seed, args.samples, args.old_samples),
+                build(args.against, 2 * seed + 1, args.samples, args.old_samples)]
         match = Match(rules, seed)
-        reader = StyleReader()
+        reader = StyleReader()  # as the master reads
+        counter = StyleReader(styles=policies)
         try:
             while not match.is_over:
                 seat = match.state.to_play
                 view = observe(match, seat)
                 if seat == 1:  # the other seat reads seat 0's finished batches
                     reader.observe(view)
+                    counter.observe(view)
                     for n in thresholds:
                         reader.min_plays = n
                         name = NAMES.get(reader.style(0) or 0, "none")
@@ -78,14 +113,14 @@ def main(argv: list[str] | None = None) -> None:
         finally:
             for bot in bots:
                 close_bot(bot)
-        for style in STYLES:
-            told, agreed = reader.plays(0, style)
+        for style in policies:
+            told, agreed = counter.plays(0, style)
             counts[style][0] += told
             counts[style][1] += agreed
     print(json.dumps({
         **stamp("style_agreement.py"), "player": args.player, "against": args.against,
         "matches": args.matches,
-        "styles": {NAMES[s]: {"told_apart": t, "agreed": a,
+        "styles": {NAMES.get(s, f"policy {s}"): {"told_apart": t, "agreed": a,
                                "share": round(a / t, 4) if t else None}
                    for s, (t, a) in counts.items()},
         "decisions_read_as": {str(n): found for n, found in read_as.items()},

@@ -68,6 +68,24 @@ def test_the_reader_names_the_level_that_plays_and_no_other() -> None:
         assert reader.plays_no_style(1) == (style is None)
 
 
+def test_a_reader_can_count_other_policies_than_the_styles_read() -> None:
+    """``styles``: the policies counted and read as; the master's reader counts only
+    the levels' styles."""
+    views = _views("greedy", seed=11)
+    plain, wider, keeping = (StyleReader(), StyleReader(styles=(3, GREEDY)),
+                             StyleReader(styles=(3,)))
+    for view in views:
+        for reader in (plain, wider, keeping):
+            reader.observe(view)
+    assert plain.plays(1, 3) == (0, 0)
+    told, agreed = wider.plays(1, 3)
+    assert told > 0 and agreed < told  # greedy does not keep its sweepers
+    assert wider.plays(1, GREEDY) == plain.plays(1, GREEDY)
+    assert wider.style(1) == plain.style(1) == GREEDY
+    assert keeping.plays(1, 3) == (told, agreed)
+    assert keeping.style(1) is None and keeping.plays_no_style(1)
+
+
 def test_a_style_needs_enough_plays() -> None:
     reader = StyleReader()
     views = _views("greedy", seed=5)

@@ -61,7 +61,8 @@ class StyleReader:
     """Counts, per seat and style, the plays of finished batches the style tells apart
     and how many of them it would have played."""
 
-    def __init__(self, min_plays: int = MIN_PLAYS, presume: bool = False) -> None:
+    def __init__(self, min_plays: int = MIN_PLAYS, presume: bool = False,
+                 styles: tuple[int, ...] = STYLES) -> None:
         self.min_plays = min_plays
         """The fewest plays a style tells apart before a seat is read as it."""
         self.presume = presume
@@ -70,6 +71,10 @@ class StyleReader:
         (:data:`MIN_AGREEMENT`; so, before 20 plays, that none of them contradicts): a
         seat is presumed to play as the expert from its first move until a play says
         otherwise."""
+        self.styles_read = styles
+        """The styles (rollout policies) whose agreement with each seat's plays is
+        counted and which a seat may be read as, in the order they are tried:
+        :data:`STYLES` by default (the master reads no other)."""
         self._counts: dict[tuple[int, int], list[int]] = {}
         self._read: set[tuple[int, int, int]] = set()
         self._deal = 0
@@ -94,7 +99,7 @@ class StyleReader:
             for seat in observation.seats:
                 if seat == observation.seat:
                     continue
-                for style in STYLES:
+                for style in self.styles_read:
                     told, agreed = play_agreement(observation, batch, seat, style)
                     counts = self._counts.setdefault((seat, style), [0, 0])
                     counts[0] += told
@@ -110,13 +115,13 @@ class StyleReader:
         """The style ``seat`` plays, if its plays so far say so clearly; else None."""
         best = None
         best_share = 0.0
-        for style in STYLES:
+        for style in self.styles_read:
             told, agreed = self.plays(seat, style)
             share = agreed / told if told >= self.min_plays else 0.0
             if share >= MIN_AGREEMENT and share > best_share:
                 best, best_share = style, share
         if best is None and self.presume and seat != self._seat:
-            for style in STYLES:
+            for style in self.styles_read:
                 told, agreed = self.plays(seat, style)
                 if agreed >= told * MIN_AGREEMENT:
                     return style
@@ -125,7 +130,7 @@ class StyleReader:
     def plays_no_style(self, seat: int) -> bool:
         """Whether ``seat``'s plays so far say it plays none of the styles: each style
         has told apart enough of them and disagrees with too many."""
-        for style in STYLES:
+        for style in self.styles_read:
             told, agreed = self.plays(seat, style)
             if told < self.min_plays or agreed / told >= MIN_AGREEMENT:
                 return False
