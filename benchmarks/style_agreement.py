@@ -68,7 +68,8 @@ def numbers(text: str, what: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--player", default="expert", help="the level whose plays are read")
+    parser.add_argument("--player", default="expert",
+                        help="the level whose plays are read (or old-master)")
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--samples", type=int, default=3000,
