@@ -2,8 +2,9 @@
 
 ``basra arena`` seats one master, as it plays today. This script seats any versions of it
 side by side: each side is a level name (``greedy``, ``expert``) or a JSON object of the
-master's options, its budget (``think_ms`` or ``samples``, ``workers``) and the fields of
-:class:`basra.bots.master.SearchSettings`::
+master's options, its budget (``think_ms`` or ``samples``, ``workers``; with ``samples``,
+``solve_samples`` for the moves whose rollouts solve the last batch, which cost more a
+sample) and the fields of :class:`basra.bots.master.SearchSettings`::
 
     # today's master at 300 ms against the expert, 200 matches on both cores
     python benchmarks/master_versions.py --first '{}' --second expert -n 200 --jobs 2
@@ -49,9 +50,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from basra.arena import side_totals, wilson_interval
 from basra.bots import Bot, close_bot
-from basra.bots.master import MasterBot, SearchSettings
+from basra.bots.master import MasterBot, MoveEstimate, SearchSettings, _solves_rollouts
 from basra.match import Match
-from basra.observe import observe
+from basra.observe import Observation, observe
 from basra.rules import make_rules
 
 OLD_MASTER = {"compiled": False, "think_ms": 1000, "workers": 2, "prune": False,
@@ -70,7 +71,7 @@ def old_master(samples: int | None = None) -> dict[str, Any]:
         return dict(OLD_MASTER)
     return {**OLD_MASTER, "compiled": True, "workers": 1, "samples": int(samples)}
 
-BUDGET = ("think_ms", "samples", "workers")
+BUDGET = ("think_ms", "samples", "workers", "solve_samples")
 SETTINGS = tuple(f.name for f in fields(SearchSettings))
 
 
@@ -92,12 +93,35 @@ def side(text: str) -> str | dict[str, Any]:
     return dict(options)
 
 
+class SolveBudgetMaster(MasterBot):
+    """A master at fixed samples that makes ``solve_samples`` in the moves whose rollouts
+    solve the deal's last batch (:attr:`SearchSettings.solve_rollouts`), where a sample
+    costs many times more: a fixed-sample emulation of what the time budget holds there."""
+
+    def __init__(self, seed: int, solve_samples: int, **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.solve_samples = solve_samples
+
+    def estimates(self, observation: Observation) -> list[MoveEstimate]:
+        samples = self.samples
+        if _solves_rollouts(self.settings, observation):
+            self.samples = self.solve_samples
+        try:
+            return super().estimates(observation)
+        finally:
+            self.samples = samples
+
+
 def build(spec: str | dict[str, Any], seed: int) -> Bot:
     if isinstance(spec, str):
         return make_level(spec, seed)
     settings = SearchSettings(**{k: v for k, v in spec.items() if k in SETTINGS})
-    return MasterBot(seed, think_ms=int(spec.get("think_ms", 300)), workers=spec.get("workers"),
-                     samples=spec.get("samples"), settings=settings)
+    options: dict[str, Any] = {"think_ms": int(spec.get("think_ms", 300)),
+                               "workers": spec.get("workers"), "samples": spec.get("samples"),
+                               "settings": settings}
+    if spec.get("solve_samples") is not None:
+        return SolveBudgetMaster(seed, int(spec["solve_samples"]), **options)
+    return MasterBot(seed, **options)
 
 
 def play(args: tuple[str, int, int, list[str | dict[str, Any]]]
