@@ -15,6 +15,8 @@ give the figures of those decisions alone.
     python benchmarks/master_samples.py --against random --read-as expert  # a misread
     python benchmarks/master_samples.py --settings '{"tree": true, "flat_root": false}'
     python benchmarks/master_samples.py --old --think-ms 1000          # the old master
+    # the batch before the last alone, its rollouts solving the last batch
+    python benchmarks/master_samples.py --settings '{"solve_rollouts": true}' --before-last
 
 ``--settings`` takes the fields of :class:`basra.bots.master.SearchSettings` as JSON (the
 master's own by default); ``--old`` counts the samples of the pure-Python search on two
@@ -54,6 +56,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="SearchSettings fields as JSON")
     parser.add_argument("--old", action="store_true",
                         help="the pure-Python search on two processes (the old master)")
+    parser.add_argument("--before-last", action="store_true",
+                        help="count only the decisions of the deal's batch before the last "
+                             "(where solve_rollouts solves the rollouts' last batch)")
     args = parser.parse_args(argv)
     if not fast.available() and not args.old:
         raise SystemExit("the compiled search is not available (numba missing)")
@@ -88,7 +93,9 @@ def main(argv: list[str] | None = None) -> None:
         styles = reader.styles(2) if settings.read_styles else ()
         if args.read_as:
             styles = (None, LEVEL_STYLES[args.read_as])
-        if seat == 0 and len(view.legal_moves) > 1 and not _fully_known(view):
+        before_last = view.stock_count == rules.players * rules.hand_size
+        if seat == 0 and len(view.legal_moves) > 1 and not _fully_known(view) and (
+                before_last or not args.before_last):
             seed = rng.getrandbits(32)
             if pool is not None:
                 jobs = [pool.submit(search_moves, view, seconds, seed + i) for i in range(2)]
@@ -107,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
         pool.shutdown()
     result = {**stamp("master_samples.py"), "think_ms": args.think_ms,
               "against": args.against, "read_as": args.read_as, "settings": args.settings,
+              "before_last": args.before_last,
               "decisions": len(counts), "read": sum(read),
               "median_samples": statistics.median(counts),
               "p10": counts[len(counts) // 10], "p90": counts[9 * len(counts) // 10],
