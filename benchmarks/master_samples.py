@@ -35,11 +35,21 @@ import sys
 from harness import make_level, stamp
 
 from basra import fast
-from basra.bots.master import SearchSettings, _fully_known, _search, move_settings, search_moves
+from basra.bots.master import (
+    SearchSettings,
+    _fully_known,
+    _search,
+    _solves_rollouts,
+    move_settings,
+    search_moves,
+)
 from basra.bots.reading import LEVEL_STYLES, StyleReader
 from basra.match import Match
 from basra.observe import observe
 from basra.rules import make_rules
+
+SOLVING = SearchSettings(solve_rollouts=True)
+"""Settings whose rollouts solve the last batch: which decisions ``--before-last`` counts."""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -93,9 +103,8 @@ def main(argv: list[str] | None = None) -> None:
         styles = reader.styles(2) if settings.read_styles else ()
         if args.read_as:
             styles = (None, LEVEL_STYLES[args.read_as])
-        before_last = view.stock_count == rules.players * rules.hand_size
         if seat == 0 and len(view.legal_moves) > 1 and not _fully_known(view) and (
-                before_last or not args.before_last):
+                not args.before_last or _solves_rollouts(SOLVING, view)):
             seed = rng.getrandbits(32)
             if pool is not None:
                 jobs = [pool.submit(search_moves, view, seconds, seed + i) for i in range(2)]

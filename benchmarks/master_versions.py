@@ -90,6 +90,9 @@ def side(text: str) -> str | dict[str, Any]:
     if unknown:
         raise argparse.ArgumentTypeError(
             f"unknown master option {sorted(unknown)[0]!r}; known: {', '.join(BUDGET + SETTINGS)}")
+    if options.get("solve_samples") is not None and options.get("samples") is None:
+        raise argparse.ArgumentTypeError(
+            "solve_samples needs samples: it replaces a fixed count, not the time budget")
     return dict(options)
 
 
