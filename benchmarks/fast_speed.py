@@ -126,14 +126,21 @@ def first_call_seconds() -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--out", type=Path)
-    parser.add_argument("--no-compile-times", action="store_true")
+    parser.add_argument("--seconds", type=float, default=3.0,
+                        help="length of each measurement (default 3)")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="measurements per game; each figure is their median (default 3)")
+    parser.add_argument("--out", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--no-compile-times", action="store_true",
+                        help="skip timing the compiled path's first call in fresh processes")
     parser.add_argument("--clock", choices=CLOCKS, default="cpu",
                         help="cpu: this process's CPU time, one core's work even when other "
                              "work shares the cores (default); wall: elapsed time")
     args = parser.parse_args()
+    if args.seconds <= 0:
+        parser.error(f"--seconds must be more than 0, not {args.seconds}")
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, not {args.runs}")
     loops: dict[str, tuple[Callable[[int], None], int]] = {}
     try:
         loops["openspiel hearts (C++, Python loop)"] = (openspiel_loop("hearts", 1), 10)
