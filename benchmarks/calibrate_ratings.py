@@ -7,19 +7,19 @@ Usage (from the repository root, with the project installed):
     python benchmarks/calibrate_ratings.py --matches 100 --master-matches 10   # quicker
 
 Every two levels play a duplicate arena in the ``egyptian-2`` pool (each seed once per seat
-rotation, so both get the same cards; ``basra.arena``), the master with ``--think-ms`` per
+rotation, so both get the same cards; ``basra.arena.duplicate``), the master with ``--think-ms`` per
 move and fewer matches. The master searches against the clock, and a short budget makes
 it much weaker than the master a server plays (1000 ms a move): with ``--master-results``
 its games are not played but read from a saved arena of the master at full strength
 (``benchmarks/strength.py``'s results: its two-player Egyptian pairings).
 
-Then the results go through ``basra.ratings.rate`` the way a server would rate them: all
+Then the results go through ``basra.players.ratings.rate`` the way a server would rate them: all
 four levels start as new players and every match updates the two who played it, in
 shuffled order, ``--passes`` times over (so where they end does not depend on where they
 started). A level's figure is the mean of its display rating over the last pass, averaged
 over ``--runs`` independent shuffles. The Elo differences implied by the win rates are
 printed beside them as a check. The figures printed last are ``COMPUTER_RATINGS`` as
-``basra/ratings.py`` records them.
+``basra/players/ratings.py`` records them.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from basra.arena import MatchOutcome, arena_tasks, play_arena_match
+from basra.arena.duplicate import MatchOutcome, arena_tasks, play_arena_match
 from basra.bots import BOT_LEVELS
-from basra.ratings import Rating, new_rating, rate
+from basra.players.ratings import Rating, new_rating, rate
 from basra.rules import make_rules
 
 POOL = "egyptian-2"

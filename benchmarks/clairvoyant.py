@@ -33,7 +33,7 @@ import numpy as np
 from harness import stamp
 
 from basra import fast
-from basra.arena import wilson_interval
+from basra.arena.duplicate import wilson_interval
 from basra.bots import make_bot
 from basra.bots.reading import LEVEL_STYLES
 from basra.match import Match

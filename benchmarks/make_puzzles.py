@@ -1,7 +1,7 @@
-"""Regenerate the shipped puzzle set, src/basra/data/puzzles.json.
+"""Regenerate the shipped puzzle set, src/basra/study/puzzles.json.
 
 Plays master-against-master matches (one search process per bot, a short think time so it
-fits a shared machine), mines every record for puzzles (``basra.puzzles.mine_record``),
+fits a shared machine), mines every record for puzzles (``basra.study.puzzles.mine_record``),
 verifies each with the exact solver and writes the set sorted by rating.
 
     nice -n 10 python benchmarks/make_puzzles.py --matches 100 --think-ms 100
@@ -13,12 +13,12 @@ import argparse
 import time
 from pathlib import Path
 
-from basra.arena import play_bot_match
-from basra.puzzles import MIN_GAP, Puzzle, dump_puzzles, mine_record, verify_puzzle
+from basra.arena.duplicate import play_bot_match
 from basra.record import Player, match_record
 from basra.rules import make_rules
+from basra.study.puzzles import MIN_GAP, Puzzle, dump_puzzles, mine_record, verify_puzzle
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "basra" / "data" / "puzzles.json"
+OUT = Path(__file__).resolve().parent.parent / "src" / "basra" / "study" / "puzzles.json"
 
 
 def main() -> None:

@@ -48,7 +48,7 @@ from typing import Any
 from harness import level_spec, make_level, stamp
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from basra.arena import side_totals, wilson_interval
+from basra.arena.duplicate import side_totals, wilson_interval
 from basra.bots import Bot, close_bot
 from basra.bots.master import MasterBot, MoveEstimate, SearchSettings, _solves_rollouts
 from basra.match import Match

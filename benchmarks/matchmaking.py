@@ -23,8 +23,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from basra.matchmaking import Matchmaker, Seek
-from basra.ratings import RATED_POOLS, parse_pool
+from basra.players.matchmaking import Matchmaker, Seek
+from basra.players.ratings import RATED_POOLS, parse_pool
 
 NOW = 1_000_000.0
 

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from basra.arena import run_arena
+from basra.arena.duplicate import run_arena
 from basra.rules import make_rules
 
 PAIRINGS: dict[str, dict[str, Any]] = {

@@ -56,7 +56,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from basra.arena import play_bot_match, side_totals
+from basra.arena.duplicate import play_bot_match, side_totals
 from basra.bots import BOT_LEVELS
 from basra.rules import Rules, make_rules
 

@@ -1,4 +1,4 @@
-"""Accounts without the web (``basra.accounts``): the rules for names and passwords, the
+"""Accounts without the web (``basra.players.accounts``): the rules for names and passwords, the
 name keys that make names unique, password hashing, session tokens and the pace of
 wrong passwords."""
 
@@ -10,7 +10,8 @@ import unicodedata
 import pytest
 from argon2 import PasswordHasher, profiles
 
-from basra.accounts import (
+from basra.bots import BOT_LEVELS
+from basra.players.accounts import (
     NAME_LENGTH,
     PASSWORD_LENGTH,
     SESSION_SECONDS,
@@ -24,8 +25,7 @@ from basra.accounts import (
     new_token,
     token_hash,
 )
-from basra.bots import BOT_LEVELS
-from basra.names import COMPUTER_NAMES
+from basra.players.names import COMPUTER_NAMES
 
 CHEAP = Passwords(profiles.CHEAPEST)
 """Hashes in microseconds: the rules, not the cost, are under test."""

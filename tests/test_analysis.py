@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 
-from basra.analysis import (
+from basra.bots.search import solve
+from basra.bots.simple import GreedyBot
+from basra.match import Match
+from basra.observe import observe
+from basra.record import Player, match_record, replay
+from basra.rules import make_rules
+from basra.state import apply, move_captured, move_text
+from basra.study.analysis import (
     FORMAT,
     LABELS,
     THRESHOLDS,
@@ -24,13 +31,6 @@ from basra.analysis import (
     label_for,
     record_digest,
 )
-from basra.bots.search import solve
-from basra.bots.simple import GreedyBot
-from basra.match import Match
-from basra.observe import observe
-from basra.record import Player, match_record, replay
-from basra.rules import make_rules
-from basra.state import apply, move_captured, move_text
 
 
 def basra(*args: str) -> subprocess.CompletedProcess[str]:

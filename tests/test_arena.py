@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from basra.arena import (
+from basra.arena.duplicate import (
     ArenaError,
     ArenaResult,
     arena_tasks,

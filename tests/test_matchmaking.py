@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from basra.matchmaking import (
+from basra.players.matchmaking import (
     BASE_RANGE,
     RANGE_STEP,
     STEP_SECONDS,
@@ -24,7 +24,7 @@ from basra.matchmaking import (
     balanced_teams,
     rating_range,
 )
-from basra.ratings import RATED_POOLS, UnknownPoolError, parse_pool
+from basra.players.ratings import RATED_POOLS, UnknownPoolError, parse_pool
 
 _count = itertools.count()
 
@@ -433,7 +433,7 @@ def test_pairings_are_always_valid(seeks: list[Seek], now: float, cancel: set[in
        st.integers(2, 3), st.floats(0, 120))
 def test_closest_group_is_the_best_by_brute_force(entries: list[tuple[int, float]],
                                                   count: int, now: float) -> None:
-    from basra.matchmaking import _closest_group
+    from basra.players.matchmaking import _closest_group
 
     members = [seek(rating, players=count + 1, at=at) for rating, at in entries]
     ratings = [s.rating for s in members]

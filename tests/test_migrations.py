@@ -257,7 +257,7 @@ def migrate_to(url: str, revision: str) -> Any:
 def test_a_database_of_revision_0003_upgrades_to_accounts_in_place(empty_url: str) -> None:
     """Today's tables, seats, moves and records stay as they were; the accounts' tables
     come, empty, and work, the unique name key included."""
-    from basra.accounts import name_key, token_hash
+    from basra.players.accounts import name_key, token_hash
 
     run(migrate_to(empty_url, "0003"))
 
@@ -316,7 +316,7 @@ def test_a_database_of_revision_0003_upgrades_to_accounts_in_place(empty_url: st
 def test_a_database_of_revision_0004_upgrades_to_ratings_in_place(empty_url: str) -> None:
     """Accounts, seats and records stay; seats gain an empty account, the ratings' tables
     come empty and work: a rated result counts once."""
-    from basra.accounts import name_key, token_hash
+    from basra.players.accounts import name_key, token_hash
     from basra.record import dumps
     from basra.store import RatedMatch
 

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from basra.bots import Bot, GreedyBot, UnknownBotError, close_bot, make_bot
+from basra.bots.protocol import MAX_RESTARTS, ExternalBot, read_move
 from basra.cards import CARD_NAMES, iter_cards, parse_card
 from basra.match import Match
 from basra.observe import Observation, observe
 from basra.position import rules_text
-from basra.protocol import MAX_RESTARTS, ExternalBot, read_move
 from basra.record import loads, replay
 from basra.rules import PRESETS, Rules, make_rules
 from basra.state import (

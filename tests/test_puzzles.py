@@ -16,7 +16,10 @@ from basra.bots.simple import GreedyBot, immediate_value
 from basra.match import Match
 from basra.observe import observe, observe_state
 from basra.position import parse_position
-from basra.puzzles import (
+from basra.record import Player, match_record
+from basra.rules import make_rules
+from basra.state import apply, legal_moves, move_text, new_deal, parse_move
+from basra.study.puzzles import (
     MIN_GAP,
     TAGS,
     Puzzle,
@@ -30,9 +33,6 @@ from basra.puzzles import (
     principal_line,
     verify_puzzle,
 )
-from basra.record import Player, match_record
-from basra.rules import make_rules
-from basra.state import apply, legal_moves, move_text, new_deal, parse_move
 
 
 def basra(*args: str) -> subprocess.CompletedProcess[str]:

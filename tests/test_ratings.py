@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from basra.bots import BOT_LEVELS
-from basra.ratings import (
+from basra.players.ratings import (
     COMPUTER_RATINGS,
     ELO_PER_MU,
     INITIAL_SIGMA,
@@ -100,7 +100,7 @@ def test_a_new_player_shows_1500_and_is_provisional() -> None:
 
 def test_elo_scale_400_points_are_ten_to_one() -> None:
     # Between settled players the model's odds for a mu gap d are exp(d / (sqrt 2 * beta)).
-    from basra.ratings import BETA
+    from basra.players.ratings import BETA
 
     gap = 400 / ELO_PER_MU
     assert math.exp(gap / (math.sqrt(2) * BETA)) == pytest.approx(10)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, event, select
 
-from basra.accounts import name_key, token_hash
+from basra.players.accounts import name_key, token_hash
 from basra.store import Store, StoredUser
 from basra.store.schema import login_failures_table, sessions_table, users_table
 

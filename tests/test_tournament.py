@@ -1,5 +1,5 @@
-"""Round-robin tournaments (basra.tournament, ``basra tournament``) and arenas on a Ray
-cluster (basra.raycluster, ``--ray``): the same results as local worker processes."""
+"""Round-robin tournaments (basra.arena.tournament, ``basra tournament``) and arenas on a Ray
+cluster (basra.arena.raycluster, ``--ray``): the same results as local worker processes."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from basra.arena import ArenaError, run_arena
+from basra.arena.duplicate import ArenaError, run_arena
+from basra.arena.tournament import bradley_terry_elo, run_tournament
 from basra.rules import make_rules
-from basra.tournament import bradley_terry_elo, run_tournament
 
 
 def basra(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -128,7 +128,7 @@ def local_ray() -> Iterator[None]:
 
 
 def test_ray_gives_the_same_results_as_local_jobs(local_ray: None) -> None:
-    from basra.raycluster import ray_runner
+    from basra.arena.raycluster import ray_runner
 
     rules = make_rules("egyptian", 4)
     bots = ["expert", "greedy"]

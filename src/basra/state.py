@@ -206,21 +206,10 @@ class DealState(NamedTuple):
                 mask |= hand
         return mask
 
-    @classmethod
-    def from_position(cls, text: str) -> DealState:
-        """The state a one-line position describes (see :mod:`basra.position`)."""
-        from .position import parse_position
-
-        return parse_position(text)
-
-    def position(self) -> str:
-        """The one-line position text of this state."""
-        from .position import position_text
-
-        return position_text(self)
-
     def __repr__(self) -> str:
-        return f"DealState.from_position({self.position()!r})"
+        hands = " ".join(str(hand.bit_count()) for hand in self.hands)
+        return (f"<DealState dealer {self.dealer} turn {self.to_play} "
+                f"floor {cards_text(self.floor) or '-'} hands {hands} stock {self.stock_count}>")
 
 
 @lru_cache(maxsize=256)

@@ -16,10 +16,10 @@ from playwright.sync_api import Page, expect
 from basra.bots.simple import GreedyBot
 from basra.match import Match
 from basra.observe import observe
-from basra.puzzles import packaged_puzzles
 from basra.record import Player, dumps, match_record
 from basra.rules import make_rules
 from basra.store import Store
+from basra.study.puzzles import packaged_puzzles
 from realserver import Server, sqlite_url
 
 pytestmark = pytest.mark.e2e

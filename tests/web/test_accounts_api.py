@@ -17,7 +17,7 @@ from argon2 import profiles
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 
-from basra.accounts import LoginPace, Passwords, name_key
+from basra.players.accounts import LoginPace, Passwords, name_key
 from basra.server import create_app
 from basra.server.accounts_api import SESSION_COOKIE, AccountSettings
 from basra.store import Store

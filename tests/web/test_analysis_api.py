@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from basra.puzzles import mine_record, packaged_puzzles
 from basra.store.analysis_store import PUZZLE_START_RATING
+from basra.study.puzzles import mine_record, packaged_puzzles
 
 
 @pytest.fixture(autouse=True)

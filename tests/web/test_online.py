@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from basra.ratings import COMPUTER_RATINGS
+from basra.players.ratings import COMPUTER_RATINGS
 from basra.server.seeking import SeekSettings
 
 FAST = SeekSettings(computer_after=0.4, pair_every=0.05, waiting_every=0.2)

@@ -11,14 +11,6 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from basra.analysis import (
-    DEFAULT_THINK_MS,
-    LABELS,
-    THRESHOLDS,
-    Decision,
-    analysis_document,
-    analyze_match,
-)
 from basra.cli.common import (
     Number,
     UserError,
@@ -31,6 +23,14 @@ from basra.cli.common import (
 )
 from basra.record import RecordError, loads, replay
 from basra.state import move_text
+from basra.study.analysis import (
+    DEFAULT_THINK_MS,
+    LABELS,
+    THRESHOLDS,
+    Decision,
+    analysis_document,
+    analyze_match,
+)
 
 LABEL_STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "red",
                "blunder": "bold red"}

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from basra.arena import ArenaError, Runner, run_arena
+from basra.arena.duplicate import ArenaError, Runner, run_arena
 from basra.bots import BOT_LEVELS, bot_label
 from basra.cli.common import (
     Number,
@@ -34,7 +34,7 @@ def cluster_runner(address: str | None, jobs: int | None) -> Runner | None:
         return None
     if not address.strip():
         raise UserError("--ray needs an address: auto, HOST:PORT or local")
-    from basra.raycluster import ClusterError, RayMissingError, ray_runner
+    from basra.arena.raycluster import ClusterError, RayMissingError, ray_runner
 
     try:
         return ray_runner(address.strip(), num_cpus=jobs)

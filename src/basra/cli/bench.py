@@ -35,7 +35,7 @@ def bench(variant: str | None, players: int | None, rule_items: Sequence[str],
     (when numba is installed: pip install 'basra[fast]').
     """
     from basra import fast as compiled
-    from basra.bench import bench_fast, bench_playouts, bench_steps
+    from basra.fast.bench import bench_fast, bench_playouts, bench_steps
 
     name, rules = resolve_rules(variant, players, rule_items, rules_file)
     third = seconds / 3

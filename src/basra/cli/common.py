@@ -16,10 +16,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from basra.arena import ArenaError
+from basra.arena.duplicate import ArenaError
 from basra.bots import BOT_LEVELS, UnknownBotError, bot_label
 from basra.cards import InvalidCardError, card_symbol, iter_cards, suit_of
-from basra.names import computer_label, computer_name
+from basra.players.names import computer_label, computer_name
 from basra.position import PositionError
 from basra.record import RecordError
 from basra.rules import Rules, RulesError, make_rules, preset

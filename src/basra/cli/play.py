@@ -36,8 +36,8 @@ from basra.cli.common import (
     side_name,
 )
 from basra.match import DealHistory, Match, MatchOverError, Play
-from basra.names import computer_label, computer_name, guest_name
 from basra.observe import observe
+from basra.players.names import computer_label, computer_name, guest_name
 from basra.record import Player, dumps, match_record
 from basra.state import move_captured, move_card
 

@@ -19,7 +19,8 @@ from basra.cli.common import (
     progress_bar,
     read_text,
 )
-from basra.puzzles import (
+from basra.record import RecordError, loads
+from basra.study.puzzles import (
     MIN_GAP,
     TAGS,
     Puzzle,
@@ -30,7 +31,6 @@ from basra.puzzles import (
     packaged_puzzles,
     verify_puzzle,
 )
-from basra.record import RecordError, loads
 
 
 @cli.command(name="puzzles")

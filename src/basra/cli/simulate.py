@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from basra.arena import claim_record_paths, play_bot_match, side_totals
+from basra.arena.duplicate import claim_record_paths, play_bot_match, side_totals
 from basra.bots import BOT_LEVELS
 from basra.cli.common import (
     Number,

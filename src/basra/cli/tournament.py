@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from basra.arena import ArenaError, wilson_interval
+from basra.arena.duplicate import ArenaError, wilson_interval
+from basra.arena.tournament import run_tournament
 from basra.bots import BOT_LEVELS, bot_label
 from basra.cli.arena import cluster_runner
 from basra.cli.common import (
@@ -26,7 +27,6 @@ from basra.cli.common import (
     resolve_rules,
     rules_options,
 )
-from basra.tournament import run_tournament
 
 
 @cli.command()

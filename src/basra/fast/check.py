@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from basra.position import position_text
 from basra.rules import Rules
 from basra.state import DealState, apply, deal_layout, deal_score, legal_moves, start_deal
 
@@ -31,14 +32,15 @@ def differential_state(state: DealState, rng: random.Random, carry: int = 0) -> 
     while True:
         mirrored = core.from_array(array, state.table)
         if mirrored != state:
-            raise FastMismatchError(f"states differ after {plays} plays:\n  reference "
-                                    f"{state.position()}\n  compiled  {mirrored.position()}")
+            raise FastMismatchError(
+                f"states differ after {plays} plays:\n  reference {position_text(state)}\n"
+                f"  compiled  {position_text(mirrored)}")
         if state.is_over:
             break
         expected = legal_moves(state)
         found = core.legal_moves(fast, array)
         if found != expected:
-            raise FastMismatchError(f"legal moves differ in {state.position()}: reference "
+            raise FastMismatchError(f"legal moves differ in {position_text(state)}: reference "
                                     f"{expected}, compiled {found}")
         move = expected[int(rng.random() * len(expected))]
         state = apply(state, move)
@@ -47,7 +49,7 @@ def differential_state(state: DealState, rng: random.Random, carry: int = 0) -> 
     score = deal_score(state, carry)
     totals, carry_out = core.deal_totals(fast, array, carry)
     if totals != score.total or carry_out != score.carry_out:
-        raise FastMismatchError(f"deal scores differ in {state.position()}: reference "
+        raise FastMismatchError(f"deal scores differ in {position_text(state)}: reference "
                                 f"{score.total} carry {score.carry_out}, compiled {totals} "
                                 f"carry {carry_out}")
     return plays

@@ -17,7 +17,7 @@ Refusals answer ``{"error": "one line", "code": "bad_name"}`` like the rest of t
 POST here is refused (403, ``cross_site``) when the browser says it comes from another
 site (``Sec-Fetch-Site``), on top of the Origin rule of :mod:`basra.server.security`.
 Sign-ups and log-ins are rate-limited per address, and wrong passwords lock a name's
-log-ins for longer and longer (:class:`basra.accounts.LoginPace`).
+log-ins for longer and longer (:class:`basra.players.accounts.LoginPace`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 
-from basra.accounts import (
+from basra.players.accounts import (
     PASSWORD_LENGTH,
     SESSION_SECONDS,
     AccountError,

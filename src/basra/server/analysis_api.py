@@ -30,15 +30,15 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
-from basra.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
 from basra.cards import card_names
 from basra.observe import Observation, observe
 from basra.position import parse_position
-from basra.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 from basra.record import loads, replay
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
 from basra.store.analysis_store import AnalysisStore
+from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
+from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
 __all__ = ["AnalysisSettings", "analysis_router", "analyze_record_text", "puzzle_view"]
 

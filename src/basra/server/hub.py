@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from basra.observe import observe
-from basra.ratings import computer_key, new_rating, ranks_from_totals
+from basra.players.ratings import computer_key, new_rating, ranks_from_totals
 from basra.record import dumps
 from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealth, user_key
 

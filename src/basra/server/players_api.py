@@ -6,7 +6,7 @@ ratings, rating history, matches and statistics, and the leaderboards.
     GET /api/leaderboard?pool=P    -> {"pool": P, "players": [top 100]}
 
 The computer levels are on every leaderboard at their fixed ratings
-(:data:`basra.ratings.COMPUTER_RATINGS`), marked ``"computer": true``.
+(:data:`basra.players.ratings.COMPUTER_RATINGS`), marked ``"computer": true``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from basra.accounts import name_key
-from basra.ratings import (
+from basra.players.accounts import name_key
+from basra.players.ratings import (
     COMPUTER_RATINGS,
     UnknownPoolError,
     computer_rating,

@@ -2,7 +2,7 @@
 (``docs/web-protocol.md``, "Play online").
 
 One socket is one seek. The server keeps every waiting seek in a
-:class:`basra.matchmaking.Matchmaker` and pairs them every ``pair_every`` seconds; each
+:class:`basra.players.matchmaking.Matchmaker` and pairs them every ``pair_every`` seconds; each
 pairing becomes an ordinary table (rated or casual) whose seats are taken for the paired
 players at once. Each player's socket is then sent its seat's token and the table's url,
 and closed::
@@ -42,10 +42,10 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from basra.accounts import token_hash
-from basra.matchmaking import Matchmaker, Pairing, Seek, SeekError, UnknownSeekError
-from basra.names import guest_name
-from basra.ratings import new_rating, pool_key
+from basra.players.accounts import token_hash
+from basra.players.matchmaking import Matchmaker, Pairing, Seek, SeekError, UnknownSeekError
+from basra.players.names import guest_name
+from basra.players.ratings import new_rating, pool_key
 from basra.rules import RulesError, preset
 from basra.store import Store, StoredUser
 

@@ -15,8 +15,8 @@ from typing import Any
 from basra.bots import BOT_LEVELS
 from basra.cards import CARD_NAMES, card_names, parse_card
 from basra.match import Match, Play
-from basra.names import computer_label, computer_name, guest_name
-from basra.ratings import pool_key
+from basra.players.names import computer_label, computer_name, guest_name
+from basra.players.ratings import pool_key
 from basra.record import Player, match_record
 from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
 

@@ -14,7 +14,7 @@ from typing import Any
 from basra.cards import CARD_NAMES, card_names
 from basra.match import DealHistory
 from basra.observe import Observation, observe
-from basra.ratings import COMPUTER_RATINGS
+from basra.players.ratings import COMPUTER_RATINGS
 from basra.rules import Rules
 from basra.state import layout_seats, move_text
 

@@ -59,7 +59,7 @@ from sqlalchemy.exc import (
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from basra.ratings import Rating, RatingUpdate, rate_match
+from basra.players.ratings import Rating, RatingUpdate, rate_match
 
 from .schema import (
     login_failures_table,
@@ -206,7 +206,7 @@ class StoredRecord:
 class RatedMatch:
     """What it takes to rate a finished match: its pool, each seat's player key
     (``user:ID`` for an account, ``computer:LEVEL`` for a computer seat), each seat's side
-    and each side's rank (:func:`basra.ratings.ranks_from_totals`)."""
+    and each side's rank (:func:`basra.players.ratings.ranks_from_totals`)."""
 
     pool: str
     players: tuple[str, ...]
@@ -245,7 +245,7 @@ class StoredUser:
     name: str
     """As its player wrote it."""
     name_key: str
-    """What makes two names the same (``basra.accounts.name_key``), unique."""
+    """What makes two names the same (``basra.players.accounts.name_key``), unique."""
     password_hash: str
     created_at: int
     """Unix milliseconds."""

@@ -133,7 +133,7 @@ users_table = Table(
     Index("ux_basra_users_name_key", "name_key", unique=True),
 )
 """An account. ``name`` as its player wrote it; ``name_key`` what makes two names the
-same (``basra.accounts.name_key``: case folded, look-alike letters as one), unique."""
+same (``basra.players.accounts.name_key``: case folded, look-alike letters as one), unique."""
 
 sessions_table = Table(
     "basra_sessions", metadata,
@@ -169,7 +169,7 @@ ratings_table = Table(
     Column("updated_at", BigInteger, nullable=False),
     Index("ix_basra_ratings_pool_display", "pool", "display"),
 )
-"""An account's rating in one pool (``basra.ratings``): ``mu``, ``sigma``, rated games, and
+"""An account's rating in one pool (``basra.players.ratings``): ``mu``, ``sigma``, rated games, and
 the display number (kept for the leaderboard's order)."""
 
 rating_history_table = Table(

@@ -1,4 +1,4 @@
-// How players are named on the pages, as src/basra/names.py names them: a computer seat
+// How players are named on the pages, as src/basra/players/names.py names them: a computer seat
 // by its first name (Karim, Layla, Nadia, Sami, by seat) with its level beside it, a person
 // who gave no name as "Guest N". Arabic pages write these names in Arabic script.
 

@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from basra.bots import UnknownBotError
+from basra.bots.base import UnknownBotError
 from basra.bots.simple import GreedyBot
 from basra.cards import card_name, cards_text
 from basra.observe import Observation

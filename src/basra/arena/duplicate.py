@@ -42,11 +42,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .bots import BOT_LEVELS, UnknownBotError, bot_label, close_bot, make_bot
-from .match import Match
-from .observe import observe
-from .record import Player, dumps, match_record
-from .rules import Rules
+from basra.bots import BOT_LEVELS, UnknownBotError, bot_label, close_bot, make_bot
+from basra.match import Match
+from basra.observe import observe
+from basra.record import Player, dumps, match_record
+from basra.rules import Rules
 
 __all__ = [
     "ArenaError",
@@ -316,7 +316,7 @@ def _pool_context() -> Any:
 
 Runner = Callable[[list[MatchTask], Callable[[int, MatchOutcome], None]], None]
 """Plays arena tasks, calling ``done(index, outcome)`` as each ends, in any order (a pool
-of processes here, or a Ray cluster: :mod:`basra.raycluster`)."""
+of processes here, or a Ray cluster: :mod:`basra.arena.raycluster`)."""
 
 
 def play_tasks(tasks: list[MatchTask], jobs: int,

@@ -19,7 +19,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from basra.arena import MatchOutcome, MatchTask, Runner, play_arena_match
+from basra.arena.duplicate import MatchOutcome, MatchTask, Runner, play_arena_match
 
 __all__ = ["ClusterError", "RayMissingError", "check_reachable", "ray_runner"]
 

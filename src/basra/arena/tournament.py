@@ -3,7 +3,7 @@ make a crosstable with Wilson intervals and an Elo-style rating per bot.
 
 A game of two sides is needed (2 players, or 4 in partnerships, where a bot plays both
 seats of its side). Every pairing plays the same seeds, each in every seat rotation
-(:mod:`basra.arena`), and all pairings' matches go to one pool of workers (or one Ray
+(:mod:`basra.arena.duplicate`), and all pairings' matches go to one pool of workers (or one Ray
 cluster), so a tournament takes the time of its matches, not of its slowest pairing.
 
 Ratings are the Bradley–Terry model fitted by maximum likelihood (Hunter's MM
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from .arena import (
+from basra.arena.duplicate import (
     ArenaError,
     MatchOutcome,
     MatchTask,
@@ -39,7 +39,7 @@ from .arena import (
     play_tasks,
     wilson_interval,
 )
-from .rules import Rules
+from basra.rules import Rules
 
 __all__ = ["TournamentResult", "bradley_terry_elo", "run_tournament"]
 

@@ -25,7 +25,7 @@ True
 >>> check_name("Computer2")
 Traceback (most recent call last):
 ...
-basra.accounts.BadNameError: the name 'Computer2' is kept for the computer players
+basra.players.accounts.BadNameError: the name 'Computer2' is kept for the computer players
 >>> [LoginPace().lock_seconds(failures) for failures in (5, 6, 7, 8)]
 [0.0, 1.0, 2.0, 4.0]
 """
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from basra.bots import BOT_LEVELS
-from basra.names import COMPUTER_NAMES
+from basra.players.names import COMPUTER_NAMES
 
 if TYPE_CHECKING:
     from argon2 import Parameters
@@ -141,7 +141,7 @@ def check_name(name: object) -> str:
     >>> check_name("  ليلى_2  ")
     Traceback (most recent call last):
     ...
-    basra.accounts.BadNameError: the name 'ليلى_2' is a computer player's name
+    basra.players.accounts.BadNameError: the name 'ليلى_2' is a computer player's name
     """
     if not isinstance(name, str):
         raise BadNameError("the name must be text")
@@ -175,7 +175,7 @@ def check_password(password: object, name: str | None = None) -> str:
     >>> check_password("short")
     Traceback (most recent call last):
     ...
-    basra.accounts.BadPasswordError: the password has 5 characters; a password has 8 to 200
+    basra.players.accounts.BadPasswordError: the password has 5 characters; a password has 8 to 200
     """
     if not isinstance(password, str):
         raise BadPasswordError("the password must be text")

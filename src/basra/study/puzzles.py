@@ -45,14 +45,14 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from .bots.expert import ExpertBot
-from .bots.search import solve
-from .bots.simple import immediate_value
-from .match import Match
-from .observe import observe_state
-from .position import PositionError, parse_position, position_text
-from .record import replay
-from .state import DealState, apply, deal_score, legal_moves, make_move, move_text, parse_move
+from basra.bots.expert import ExpertBot
+from basra.bots.search import solve
+from basra.bots.simple import immediate_value
+from basra.match import Match
+from basra.observe import observe_state
+from basra.position import PositionError, parse_position, position_text
+from basra.record import replay
+from basra.state import DealState, apply, deal_score, legal_moves, make_move, move_text, parse_move
 
 __all__ = [
     "FORMAT",
@@ -365,5 +365,5 @@ def load_puzzles(text: str) -> list[Puzzle]:
 
 def packaged_puzzles() -> list[Puzzle]:
     """The puzzle set shipped with the package (mined from simulated master games)."""
-    text = resources.files("basra").joinpath("data/puzzles.json").read_text(encoding="utf-8")
+    text = resources.files("basra.study").joinpath("puzzles.json").read_text(encoding="utf-8")
     return load_puzzles(text)

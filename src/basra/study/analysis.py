@@ -41,11 +41,11 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
-from .bots.search import deal_margin, greedy_playout, sample_state, solve
-from .match import Match
-from .observe import Observation, observe
-from .record import replay
-from .state import (
+from basra.bots.search import deal_margin, greedy_playout, sample_state, solve
+from basra.match import Match
+from basra.observe import Observation, observe
+from basra.record import replay
+from basra.state import (
     DealState,
     apply,
     capture_table,
@@ -353,7 +353,7 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
             if progress is not None:
                 progress(i + 1, total)
     else:
-        from .bots.master import _ignore_interrupts, _pool_context
+        from basra.bots.master import _ignore_interrupts, _pool_context
 
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context(),
                                  initializer=_ignore_interrupts) as pool:
@@ -414,7 +414,7 @@ def analysis_document(record: dict[str, Any], decisions: Sequence[Decision], *,
                       seed: int = 0, source: str | None = None,
                       seconds: float | None = None) -> dict[str, Any]:
     """The ``basra-analysis/1`` document of a record's analysis (see docs/analysis.md)."""
-    from .rules import Rules
+    from basra.rules import Rules
 
     rules = Rules.from_dict(record["rules"])
     players = record["players"]

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from .rules import PRESETS, RulesError, preset
+from basra.rules import PRESETS, RulesError, preset
 
 __all__ = [
     "BETA",
@@ -171,7 +171,7 @@ def pool_key(variant: str, players: int) -> str:
     >>> pool_key("jawaker", 4)
     Traceback (most recent call last):
     ...
-    basra.ratings.UnknownPoolError: variant 'jawaker' is played by 2 players, not 4
+    basra.players.ratings.UnknownPoolError: variant 'jawaker' is played by 2 players, not 4
     """
     return _pool(variant, players).key
 
@@ -184,7 +184,7 @@ def parse_pool(key: str) -> Pool:
     >>> parse_pool("egyptian-5")
     Traceback (most recent call last):
     ...
-    basra.ratings.UnknownPoolError: variant 'egyptian' is played by 2 or 3 or 4 players, not 5
+    basra.players.ratings.UnknownPoolError: variant 'egyptian' is played by 2 or 3 or 4 players, ...
     """
     variant, dash, count = key.rpartition("-") if isinstance(key, str) else ("", "", "")
     if not dash or not count.isdigit() or len(count) > 1:
@@ -319,7 +319,7 @@ def rate(pool: str, sides: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> 
     >>> rate("egyptian-4", [[new_rating()], [new_rating()]], [0, 1])
     Traceback (most recent call last):
     ...
-    basra.ratings.MatchResultError: pool egyptian-4 is played by sides of 2 and 2 players, ...
+    basra.players.ratings.MatchResultError: pool egyptian-4 is played by sides of 2 and 2 ...
     """
     found = parse_pool(pool)
     _check_result(found, [len(side) for side in sides], ranks)

@@ -1,7 +1,7 @@
 """The seek pool: players waiting for a game, and the tables that can be made of them.
 
 A :class:`Seek` asks for a game of one pool (a variant and a player count, see
-:mod:`basra.ratings`), rated or casual. :meth:`Matchmaker.pair` makes tables of the seeks
+:mod:`basra.players.ratings`), rated or casual. :meth:`Matchmaker.pair` makes tables of the seeks
 that fit together; the server calls it every second or so and opens a table for each
 :class:`Pairing` it returns. Nothing here does I/O or reads the clock: the caller passes
 ``now`` (seconds, on the clock of ``Seek.created_at``).
@@ -49,7 +49,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .ratings import parse_pool, pool_key
+from basra.players.ratings import parse_pool, pool_key
 
 __all__ = [
     "BASE_RANGE",
@@ -109,7 +109,7 @@ class Seek:
     ...      guest=True)
     Traceback (most recent call last):
     ...
-    basra.matchmaking.GuestRatedSeekError: seek 's9': guests play casual games only, not rated
+    basra.players.matchmaking.GuestRatedSeekError: seek 's9': guests play casual games only, ...
     """
 
     id: str
@@ -118,7 +118,7 @@ class Seek:
     name: str
     """The name shown to the others."""
     rating: int
-    """The player's display rating in this pool (:attr:`basra.ratings.Rating.display`)."""
+    """The player's display rating in this pool (:attr:`basra.players.ratings.Rating.display`)."""
     variant: str
     players: int
     rated: bool

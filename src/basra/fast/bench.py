@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .rules import Rules
-from .state import apply, deal_score, legal_moves, new_deal, random_playout
+from basra.rules import Rules
+from basra.state import apply, deal_score, legal_moves, new_deal, random_playout
 
 __all__ = ["BenchResult", "FastBench", "bench_fast", "bench_playouts", "bench_steps"]
 

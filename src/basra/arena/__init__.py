@@ -1,0 +1,1 @@
+"""Matches between bots: duplicate arenas, round-robin tournaments, the Ray runner."""

@@ -1,0 +1,1 @@
+"""Study: the analysis of played matches and the puzzles mined from them."""
