@@ -40,6 +40,8 @@ from basra.store.analysis_store import AnalysisStore
 from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
+from .errors import ServerBusyError, UnknownTableError
+
 __all__ = ["AnalysisSettings", "analysis_router", "analyze_record_text", "puzzle_view"]
 
 HINT_MS = 300
@@ -294,8 +296,6 @@ def analysis_router(store: Store, hub: Any = None, *,
     if hub is not None:
         async def hint_call(args: dict[str, Any]) -> dict[str, Any]:
             """Another server asks this one (the table's owner) for a hint."""
-            from .hub import UnknownTableError
-
             try:
                 table = await hub.table(str(args.get("code")))
             except UnknownTableError:
@@ -314,8 +314,6 @@ def analysis_router(store: Store, hub: Any = None, *,
         owner when another server owns it)."""
         if hub is None:
             return _refusal(404, "no_hints", "this server gives no hints")
-        from .hub import ServerBusyError, UnknownTableError
-
         async def here(table: Any) -> tuple[int, dict[str, Any]]:
             return await hint_for(table, token)
 

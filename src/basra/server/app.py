@@ -23,18 +23,15 @@ from basra.store import StorageError, Store
 from .accounts_api import AccountSettings, accounts_router, request_account
 from .cluster import Cluster
 from .collector import Collector
-from .hub import (
-    Account,
-    Connection,
+from .connections import Account, Connection, encode
+from .errors import (
     ExpiredTableError,
-    Hub,
-    HubSettings,
     RefusedConnection,
     ServerBusyError,
     UnknownTableError,
     UnrestoredTableError,
-    encode,
 )
+from .hub import Hub, HubSettings
 from .players_api import players_router
 from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .replay import replay_frames
@@ -400,7 +397,7 @@ async def _read(websocket: WebSocket, connection: Connection, hub: Hub) -> None:
                 return
             text = message.get("text")
             if text is None:
-                hub.error(connection, "bad_message", "send JSON text frames, not bytes")
+                connection.error("bad_message", "send JSON text frames, not bytes")
                 continue
             await hub.receive(connection, text)
 

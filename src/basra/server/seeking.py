@@ -49,7 +49,9 @@ from basra.players.ratings import new_rating, pool_key
 from basra.rules import RulesError, preset
 from basra.store import Store, StoredUser
 
-from .hub import Account, Hub, ServerBusyError, encode
+from .connections import Account, encode
+from .errors import ServerBusyError
+from .hub import Hub
 from .table import ConfigError, SeatConfig, TableConfig, clean_name
 
 __all__ = ["SEEK_MESSAGE", "SeekSettings", "Seeking", "session_account"]
