@@ -15,10 +15,12 @@ This module imports no other module of the server: every other one may import it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 
 from basra.players.accounts import AccountError
 from basra.players.ratings import UnknownPoolError
@@ -48,6 +50,8 @@ __all__ = [
     "UnknownTokenError",
     "UnrestoredTableError",
     "error_body",
+    "error_response",
+    "http_error_response",
     "kind_of",
     "refusal_of",
 ]
@@ -191,12 +195,6 @@ class IllegalAnswerError(Refusal):
     code = "illegal_move"
 
 
-class NoHintsError(Refusal):
-    """This server gives no hints."""
-
-    code = "no_hints"
-
-
 class HintRefusedError(Refusal):
     """A hint asked for by someone not seated, at a rated table, at a table with other
     people, or out of turn (``code`` says which)."""
@@ -249,7 +247,7 @@ class ErrorKind:
     """The WebSocket close code, when a socket is refused with it."""
 
 
-ERRORS: dict[type[BaseException], ErrorKind] = {
+ERRORS: dict[type[Exception], ErrorKind] = {
     ConfigError: ErrorKind("bad_config", 400, 4400),
     RequestValidationError: ErrorKind("bad_request", 400, 4400),
     BadRequestError: ErrorKind("bad_request", 400, 4400),
@@ -266,7 +264,6 @@ ERRORS: dict[type[BaseException], ErrorKind] = {
     UnknownRecordError: ErrorKind("unknown_record", 404, 4404),
     UnknownPuzzleError: ErrorKind("unknown_puzzle", 404, 4404),
     UnknownUserError: ErrorKind("unknown_user", 404, 4404),
-    NoHintsError: ErrorKind("no_hints", 404, 4404),
     NoPageError: ErrorKind("no_page", 404, 4404),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
@@ -372,3 +369,28 @@ def error_body(code: str, message: str, params: dict[str, Any] | None = None
     if LEGACY_ERROR_FIELD:
         body["error"] = message
     return body
+
+
+def error_response(error: BaseException, headers: dict[str, str] | None = None
+                   ) -> JSONResponse:
+    """The HTTP answer to an error the table lists (with ``Retry-After`` where it
+    says when to try again)."""
+    answer = refusal_of(error)
+    assert answer is not None, f"{type(error).__name__} is not in the table of errors"
+    extra = dict(headers or {})
+    if answer.retry_after is not None:
+        extra["Retry-After"] = str(answer.retry_after)
+    return JSONResponse(answer.body(), status_code=answer.status, headers=extra)
+
+
+def http_error_response(status: int, detail: str,
+                        headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """The answer to one of the framework's own HTTP errors (an unknown path, a method
+    the path does not take)."""
+    code = HTTP_CODES.get(status, f"http_{status}")
+    return JSONResponse(error_body(code, detail), status_code=status,
+                        headers=dict(headers or {}))
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The codes of the framework's own HTTP errors."""
