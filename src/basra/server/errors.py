@@ -33,12 +33,14 @@ __all__ = [
     "ERRORS",
     "BadRecordError",
     "BadRequestError",
+    "BadSeekError",
     "ConfigError",
     "ElsewhereError",
     "ErrorKind",
     "ExpiredTableError",
     "IntentError",
     "JoinError",
+    "LoginRequiredError",
     "NoPageError",
     "RateLimited",
     "Refusal",
@@ -68,12 +70,11 @@ class ConfigError(ValueError):
 
 
 class JoinError(ValueError):
-    """A seat that cannot be taken (``status`` 400 for a bad seat or name, 409 when the
-    seat cannot be had); ``code`` names why."""
+    """A seat that cannot be taken; ``code`` names why (``seat_taken``, ``no_free_seat``,
+    ``computer_seat``, ``bad_seat``, ``bad_name``)."""
 
-    def __init__(self, message: str, status: int = 409, code: str = "seat_taken") -> None:
+    def __init__(self, message: str, code: str = "seat_taken") -> None:
         super().__init__(message)
-        self.status = status
         self.code = code
 
 
@@ -195,6 +196,18 @@ class IllegalAnswerError(Refusal):
     code = "illegal_move"
 
 
+class BadSeekError(Refusal):
+    """A seek for no variant, player count or name the server pairs."""
+
+    code = "bad_seek"
+
+
+class LoginRequiredError(Refusal):
+    """A rated seek of a guest."""
+
+    code = "login_required"
+
+
 class HintRefusedError(Refusal):
     """A hint asked for by someone not seated, at a rated table, at a table with other
     people, or out of turn (``code`` says which)."""
@@ -258,6 +271,8 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownPoolError: ErrorKind("unknown_pool", 400, 4400),
     WrongLoginError: ErrorKind("wrong_login", 401, 4401),
     UnknownTokenError: ErrorKind("unknown_token", 403, 4401),
+    LoginRequiredError: ErrorKind("login_required", 401, 4401),
+    BadSeekError: ErrorKind("bad_seek", 400, 4400),
     CrossSiteError: ErrorKind("cross_site", 403, 4403),
     HintRefusedError: ErrorKind("not_seated", 403, 4403),
     UnknownTableError: ErrorKind("unknown_table", 404, 4404),
@@ -280,8 +295,10 @@ ERRORS: dict[type[Exception], ErrorKind] = {
 """Each error type's code, HTTP status and WebSocket close code (a subclass not listed
 is answered as its nearest listed base)."""
 
-HINT_STATUS = {"not_your_turn": 409}
-"""Hint refusals answered otherwise than their kind's 403."""
+STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409}
+"""The codes of an error type (one with its own ``code``) whose HTTP status is not the
+type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
+turn (409, where other hint refusals are 403)."""
 
 
 def kind_of(error: BaseException) -> ErrorKind | None:
@@ -348,11 +365,7 @@ def refusal_of(error: BaseException) -> Answer | None:
         return None
     own = getattr(error, "code", None)
     code = own if isinstance(own, str) else kind.code
-    status = kind.status
-    if isinstance(error, JoinError):
-        status = error.status
-    elif isinstance(error, HintRefusedError):
-        status = HINT_STATUS.get(code, status)
+    status = STATUS_OF_CODE.get(code, kind.status)
     retry = getattr(error, "retry_after", None)
     return Answer(status, kind.close, code, _message(error), _params(error),
                   retry if isinstance(retry, int) else None)

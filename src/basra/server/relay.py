@@ -423,8 +423,7 @@ class Relay:
         except UnrestoredTableError as error:
             return {"error": "unrestored", "reason": error.args[1]}
         except JoinError as error:
-            return {"error": "join", "message": str(error), "status": error.status,
-                    "code": error.code}
+            return {"error": "join", "message": str(error), "code": error.code}
         except RefusedConnection as error:
             return {"error": "refused", "code": error.code, "message": str(error)}
         except ServerBusyError as error:
@@ -623,8 +622,7 @@ def _unwrap(answer: Any, code: str) -> Any:
     if error == "unrestored":
         raise UnrestoredTableError(code, str(answer.get("reason")))
     if error == "join":
-        raise JoinError(str(answer.get("message")), int(answer.get("status", 409)),
-                        str(answer.get("code") or "seat_taken"))
+        raise JoinError(str(answer.get("message")), str(answer.get("code") or "seat_taken"))
     if error == "refused":
         refused = _REFUSALS.get(str(answer.get("code")), RefusedConnection)
         raise refused(str(answer.get("message")))

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from basra.players.accounts import SESSION_SECONDS, LoginPace, Passwords, token_hash
 from basra.store import Store, StoredUser
@@ -34,9 +34,10 @@ class AccountSettings:
     """Unix seconds now (tests move it)."""
 
 
-async def request_account(store: Store, request: Request,
+async def request_account(store: Store, request: HTTPConnection,
                           clock: Callable[[], float] = time.time) -> StoredUser | None:
-    """The account a request's session cookie is logged in as, or None."""
+    """The account a request's (or a socket's) session cookie is logged in as, or
+    None."""
     token = request.cookies.get(SESSION_COOKIE)
     if not token or len(token) > 100:
         return None

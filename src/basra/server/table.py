@@ -237,23 +237,23 @@ class Table:
         free = self.free_seats()
         if seat is None:
             if not free:
-                raise JoinError(f"table {self.code} has no free seat", 409, "no_free_seat")
+                raise JoinError(f"table {self.code} has no free seat", "no_free_seat")
             chosen = free[0]
         else:
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise JoinError(f"seat must be a number, not {seat!r}", 400, "bad_seat")
+                raise JoinError(f"seat must be a number, not {seat!r}", "bad_seat")
             if not 0 <= seat < self.rules.players:
                 raise JoinError(f"seat {seat} is not a seat of this table: expected 0 to "
-                                f"{self.rules.players - 1}", 400, "bad_seat")
+                                f"{self.rules.players - 1}", "bad_seat")
             if not self.is_human(seat):
-                raise JoinError(f"seat {seat} is played by the computer", 409, "computer_seat")
+                raise JoinError(f"seat {seat} is played by the computer", "computer_seat")
             if seat not in free:
                 raise JoinError(f"seat {seat} is taken")
             chosen = seat
         try:
             display = clean_name(name, guest_name(chosen))
         except ConfigError as error:
-            raise JoinError(str(error), 400, "bad_name") from None
+            raise JoinError(str(error), "bad_name") from None
         token = secrets.token_urlsafe(18)
         self.take_seat(chosen, display, token_hash(token), account)
         return chosen, token
