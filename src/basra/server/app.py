@@ -40,11 +40,12 @@ from .bodies import MAX_BODY
 from .cluster import Cluster
 from .collector import Collector
 from .errors import ERRORS, error_response, http_error_response
-from .hub import Hub, HubSettings
+from .hub import Hub
 from .pages import web_root
 from .ratelimit import DEFAULT_LIMITS, RateLimits
 from .security import EdgeChecks
 from .seeking import Seeking, SeekSettings
+from .settings import HubSettings
 
 __all__ = ["MAX_BODY", "create_app", "web_root"]
 

@@ -36,7 +36,7 @@ from .sockets import Sockets
 from .table import Table, TableConfig
 from .views import state_message, table_info
 
-__all__ = ["Hub", "HubSettings"]
+__all__ = ["Hub"]
 
 log = logging.getLogger("basra.server")
 
