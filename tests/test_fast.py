@@ -135,6 +135,8 @@ def test_the_master_rolls_out_with_the_experts_play_when_more_than_two_play() ->
     assert SearchSettings().rollout_policy(make_rules("egyptian", players=4)) == 4
     assert SearchSettings().rollout_policy(make_rules("three-player")) == MANY_PLAYERS_POLICY
     assert SearchSettings(policy=1).rollout_policy(make_rules("three-player")) == 1
+    with pytest.raises(ValueError, match="rollout policy 2"):
+        SearchSettings(policy=2)
 
     match = Match(make_rules("three-player"), seed=8)
     view = observe(match, match.state.to_play)

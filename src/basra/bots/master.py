@@ -44,8 +44,9 @@ from basra.state import DealState
 from .reading import StyleReader, style_moves
 from .search import Policy, deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "READ_TREE_PLAYERS", "ROLLOUT_POLICY",
-           "MasterBot", "MoveEstimate", "SearchSettings", "search_moves", "uses_tree"]
+__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "READ_TREE_PLAYERS", "ROLLOUT_POLICIES",
+           "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "SearchSettings", "search_moves",
+           "uses_tree"]
 
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
@@ -56,6 +57,9 @@ With more, :data:`MANY_PLAYERS_POLICY`."""
 MANY_PLAYERS_POLICY = 4
 """The rollout policy with more than two players: 4, the expert's play. With other seats
 to model beside the next one, the rollouts must play them as players do."""
+ROLLOUT_POLICIES = (1, 3, 4)
+"""The rollout policies the compiled search plays (:func:`basra.fast.kernels.policy_move`):
+1 greedy, 3 greedy keeping its sweepers, 4 the expert's play."""
 READ_TREE_PLAYERS = (2,)
 """The numbers of players the master searches with the tree once another seat's style
 is read (:func:`uses_tree`; flat sampling before, and with more players)."""
@@ -105,8 +109,8 @@ def search_moves(observation: Observation, seconds: float, seed: int,
 class SearchSettings:
     """How the master searches: the defaults are the master's play. The master before
     the compiled search is ``SearchSettings(policy=1, prune=False, match_bonus=0.0,
-    read_styles=False, compiled=False)`` (``benchmarks/master_versions.py
-    --old-master``)."""
+    read_styles=False, compiled=False)`` at 1000 ms a move on two workers
+    (``benchmarks/master_versions.py --old-master``)."""
 
     policy: int | None = None
     """The compiled search's rollout policy (:func:`basra.fast.kernels.policy_move`): 1
@@ -126,6 +130,11 @@ class SearchSettings:
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
     searched before the compiled path."""
+
+    def __post_init__(self) -> None:
+        if self.policy not in (None, *ROLLOUT_POLICIES):
+            raise ValueError(f"rollout policy {self.policy!r} is not one of "
+                             f"{', '.join(map(str, ROLLOUT_POLICIES))} (or None: by the rules)")
 
     def rollout_policy(self, rules: Rules) -> int:
         """The rollout policy searched with under ``rules``: the one set, else
