@@ -13,12 +13,13 @@ greedy (:mod:`basra.bots.reading`) plays so in the rollouts, and its plays of th
 say what it may hold; with two players, once the other seat is read, a search tree
 below each move plans the master's later moves of the deal against that seat's replies.
 
-With numba installed (``pip install 'basra[fast]'``) it searches in compiled code
-(:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Without it,
-it falls back to the pure-Python search of the reference core on ``workers`` processes
-(both cores by default). When every hidden card is known (two players, stock empty: the
-other hand is exactly the unseen cards) it solves the rest of the deal exactly, against
-the read seat's style where the other seat is read (its best replies otherwise).
+With numba (a dependency of the package) it searches in compiled code
+(:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Where numba
+cannot be imported (or ``BASRA_NO_FAST=1``), it falls back to the pure-Python search of
+the reference core on ``workers`` processes (both cores by default). When every hidden
+card is known (two players, stock empty: the other hand is exactly the unseen cards) it
+solves the rest of the deal exactly, against the read seat's style where the other seat
+is read (its best replies otherwise).
 :class:`SearchSettings` also plays the master as it was before the compiled search, for
 the benchmarks that measure against it.
 """
