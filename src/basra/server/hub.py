@@ -122,6 +122,10 @@ class HubSettings:
     """Thinking time of the master per move."""
     master_workers: int | None = None
     """Worker processes of the master (every core but one by default)."""
+    warm_master: bool = False
+    """Compile the master's search at start-up, in the background (``basra serve``);
+    the expert plays the master's moves until it is ready. Off: the first master move
+    compiles it (tests, which rarely need it)."""
     unopened_after: float = 120.0
     """A table nobody connected to within this many seconds expires."""
     idle_after: float = 300.0
@@ -225,6 +229,8 @@ class Hub:
         when someone comes to them), and start the sweeper. A server of a shared cluster
         loads nothing at start: each table is loaded by whichever server is asked for
         it first once its owner is gone."""
+        if self.settings.warm_master:
+            self.computer.warm()
         await self.cluster.start(self.relay.answer, self.relay.take)
         if not self.cluster.shared:
             since = int((time.time() - self.settings.idle_after) * 1000)
@@ -265,6 +271,7 @@ class Hub:
             "unrestored": [{"code": code, "error": reason}
                            for code, reason in sorted(self.unrestored.items())],
             "master_queue": self.computer.master_queue,
+            "master_ready": self.computer.master_ready,
             "cluster": {**self.cluster.health(), **self.relay.health()},
         }
 
