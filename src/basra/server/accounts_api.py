@@ -123,7 +123,7 @@ async def request_account(store: Store, request: Request,
     token = request.cookies.get(SESSION_COOKIE)
     if not token or len(token) > 100:
         return None
-    return await store.session_user(token_hash(token), int(clock() * 1000))
+    return await store.accounts.find_by_session(token_hash(token), int(clock() * 1000))
 
 
 def _address(request: Request) -> str:
@@ -209,7 +209,7 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
 
     async def current_user(request: Request) -> StoredUser | None:
         found = cookie_hash(request)
-        return None if found is None else await store.session_user(found, now_ms())
+        return None if found is None else await store.accounts.find_by_session(found, now_ms())
 
     def secure(request: Request) -> bool:
         return request.url.scheme == "https"
@@ -238,17 +238,17 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
         password = check_password(body.get("password"), name)
         key = name_key(name)
         writable()
-        taken = await store.find_user(key)
+        taken = await store.accounts.find(key)
         if taken is None:
             token = new_token()
             now = now_ms()
-            user = await store.create_user(
+            user = await store.accounts.create(
                 name, key, await hashed(password), session_hash=token_hash(token),
                 expires_at=now + int(settings.session_seconds * 1000), now=now,
                 replaces=cookie_hash(request))
             if user is not None:
                 return logged_in(request, user, token, 201)
-            taken = await store.find_user(key)
+            taken = await store.accounts.find(key)
         same = "" if taken is None or taken.name == name else f" (as {taken.name!r})"
         raise _Refusal(409, "name_taken", f"the name {name!r} is taken{same}; names are the "
                                           "same whatever their case: choose another")
@@ -266,19 +266,19 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
         key = name_key(name) if 0 < len(name) <= LONGEST_NAME_ASKED else ""
         now = now_ms()
         writable()
-        locked_until = await store.login_locked_until(key, now) if key else 0
+        locked_until = await store.accounts.login_locked_until(key, now) if key else 0
         if locked_until:
             locked_for = max(1, math.ceil((locked_until - now) / 1000))
             raise _Refusal(429, "login_locked", "too many wrong passwords for this name; "
                            f"try again in {locked_for} s", locked_for)
-        user = await store.find_user(key) if key else None
+        user = await store.accounts.find(key) if key else None
         stored = (user.password_hash if user is not None
                   and len(password) <= PASSWORD_LENGTH[1] else None)
         right = await verified(stored, password)  # as long for no account at all
         if user is None or not right:
             wait: int | None = None
             if key:
-                until = await store.add_login_failure(
+                until = await store.accounts.add_login_failure(
                     key, now=now, forget_before=now - int(pace.forget_after * 1000),
                     lock_ms=lambda failures: int(pace.lock_seconds(failures) * 1000))
                 wait = max(1, math.ceil((until - now) / 1000)) if until else None
@@ -287,7 +287,7 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
         rehashed = (await hashed(password) if passwords.needs_rehash(user.password_hash)
                     else None)
         token = new_token()
-        await store.start_session(
+        await store.accounts.start_session(
             user.id, token_hash(token), expires_at=now + int(settings.session_seconds * 1000),
             now=now, name_key=key, password_hash=rehashed, replaces=cookie_hash(request))
         return logged_in(request, user, token, 200)
@@ -299,7 +299,7 @@ def accounts_router(store: Store, settings: AccountSettings | None = None, *,
         found = cookie_hash(request)
         if found is not None:
             writable()
-            await store.end_session(found)
+            await store.accounts.end_session(found)
         return logged_out(request, {"name": None})
 
     @router.get("/api/me")

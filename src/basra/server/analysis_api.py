@@ -36,7 +36,6 @@ from basra.position import parse_position
 from basra.record import loads, replay
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
-from basra.store.analysis_store import AnalysisStore
 from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
@@ -124,7 +123,7 @@ def analysis_router(store: Store, hub: Any = None, *,
     the logged-in account as ``(id, name)`` or None (puzzle ratings)."""
     router = APIRouter()
     config = settings or AnalysisSettings()
-    analyses = AnalysisStore(store)
+    analyses = store.analysis
     running: dict[int, asyncio.Task[None]] = {}
     failures: dict[int, str] = {}
     pools: dict[str, Executor] = {}
@@ -146,7 +145,7 @@ def analysis_router(store: Store, hub: Any = None, *,
         try:
             document, puzzles = await loop.run_in_executor(
                 workers(), analyze_record_text, text, record_id, config.think_ms)
-            await analyses.save_analysis(record_id, document, puzzles)
+            await analyses.save(record_id, document, puzzles)
         except Exception as error:  # reported to whoever asks next
             failures[record_id] = f"the analysis failed: {error}"
         finally:
@@ -154,7 +153,7 @@ def analysis_router(store: Store, hub: Any = None, *,
 
     async def status(record_id: int) -> JSONResponse:
         """Always 200 (a page polls it): done with the document, running, failed, none."""
-        document = await analyses.get_analysis(record_id)
+        document = await analyses.get(record_id)
         if document is not None:
             return JSONResponse({"status": "done", "analysis": document})
         if record_id in running:
@@ -183,9 +182,9 @@ def analysis_router(store: Store, hub: Any = None, *,
             return _refusal(404, "unknown_record", f"no record has the id {record_id}")
         if record_id in running:
             return JSONResponse({"status": "running"}, status_code=202)
-        if await analyses.get_analysis(record_id) is not None:
+        if await analyses.get(record_id) is not None:
             return await status(record_id)
-        found = await store.get_record(record_id)
+        found = await store.records.get(record_id)
         if found is None:
             return _refusal(404, "unknown_record", f"no record has the id {record_id}")
         failures.pop(record_id, None)

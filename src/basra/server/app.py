@@ -300,12 +300,12 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/records")
     async def records(limit: int = 20) -> list[dict[str, Any]]:
-        found = await store.list_records(limit=max(1, min(limit, 100)))
+        found = await store.records.latest(limit=max(1, min(limit, 100)))
         return [r.summary() for r in found]
 
     @app.get("/api/records/{record_id}", response_model=None)
     async def record(record_id: int, download: bool = False) -> Response:
-        found = await store.get_record(record_id) if _in_database_range(record_id) else None
+        found = await store.records.get(record_id) if _in_database_range(record_id) else None
         if found is None:
             return _error(404, f"no record has the id {record_id}")
         headers = ({"Content-Disposition": f'attachment; filename="basra-{record_id}.json"'}
@@ -314,7 +314,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
 
     @app.get("/api/records/{record_id}/frames", response_model=None)
     async def record_frames(record_id: int) -> Response:
-        found = await store.get_record(record_id) if _in_database_range(record_id) else None
+        found = await store.records.get(record_id) if _in_database_range(record_id) else None
         if found is None:
             return _error(404, f"no record has the id {record_id}")
         return JSONResponse(replay_frames(loads(found.record)))

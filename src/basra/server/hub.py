@@ -200,9 +200,9 @@ class Hub:
         self.computer = ComputerPlayers(self.settings.master_ms, self.settings.master_workers)
         self._locks: dict[str, asyncio.Lock] = {}
         self._loading: dict[str, asyncio.Future[Table]] = {}
-        self._claims = Batcher(store.claim_tables)
+        self._claims = Batcher(store.tables.claim_many)
         """Tables claimed at the same moment (a dead server's) are claimed together."""
-        self._reads = Batcher(store.load_codes)
+        self._reads = Batcher(store.tables.load_many)
         """And read together."""
         self._idle_since: dict[str, float] = {}
         self._per_address: dict[str, int] = {}
@@ -234,7 +234,7 @@ class Hub:
         await self.cluster.start(self.relay.answer, self.relay.take)
         if not self.cluster.shared:
             since = int((time.time() - self.settings.idle_after) * 1000)
-            for saved in await self.store.load_tables(since_ms=since,
+            for saved in await self.store.tables.load_recent(since_ms=since,
                                                        limit=self.settings.max_tables):
                 with contextlib.suppress(UnrestoredTableError, ExpiredTableError):
                     await self._rebuild(saved)
@@ -367,15 +367,15 @@ class Hub:
         table.last_record_id = finished[-1] if finished else None
         await self._load_ratings(table)
         if table.config.rated and table.last_record_id is not None:
-            changes = await self.store.rating_changes(table.last_record_id)
-            if changes or await self.store.is_rated(table.last_record_id):
+            changes = await self.store.ratings.changes(table.last_record_id)
+            if changes or await self.store.ratings.is_rated(table.last_record_id):
                 table.rating_changes = [change.to_dict() for change in changes]
         self._add(table)
         if table.status == "finished" and table.last_record_id is None:
             # Stopped between the last play and its record: write the record now.
             self._spawn(self._save_record(table, announce=True))
         elif table.status != saved.status:
-            self._spawn(self.store.set_status(table.code, table.status))
+            self._spawn(self.store.tables.set_status(table.code, table.status))
         self._plan(table)
         return table
 
@@ -424,7 +424,7 @@ class Hub:
         ids = [account[0] for account in table.accounts if account is not None]
         if not ids:
             return
-        stored = await self.store.ratings(ids, table.config.pool)
+        stored = await self.store.ratings.of_accounts(ids, table.config.pool)
         for seat, account in enumerate(table.accounts):
             if account is not None:
                 rating = stored.get((account[0], table.config.pool)) or new_rating()
@@ -465,7 +465,7 @@ class Hub:
             table.start()
         await self._load_ratings(table)
         try:
-            await self.store.create_table(
+            await self.store.tables.create(
                 code, config.to_dict(), table.seed,
                 [(s, table.names[s] or "", hashed) for s, hashed in table.token_hashes.items()],
                 status=table.status,
@@ -515,7 +515,7 @@ class Hub:
                     if t.status == "waiting" and t.free_seats()]
         since = int((time.time() - self.settings.idle_after) * 1000)
         found = []
-        for saved in await self.store.load_tables(since_ms=since, limit=200,
+        for saved in await self.store.tables.load_recent(since_ms=since, limit=200,
                                                    statuses=("waiting",)):
             table = self.tables.get(saved.code)
             if table is None:
@@ -542,7 +542,7 @@ class Hub:
             taken, token = table.join(name, seat, account)
             starts = table.ready()
             try:
-                await self.store.save_seat(code, taken, table.names[taken] or "",
+                await self.store.tables.save_seat(code, taken, table.names[taken] or "",
                                            table.token_hashes[taken],
                                            status="playing" if starts else None,
                                            user_id=None if account is None else account[0],
@@ -610,7 +610,7 @@ class Hub:
         """Someone came to the table: it never expires as unopened."""
         if not table.opened:
             table.opened = True
-            self._spawn(self.store.mark_opened(table.code))
+            self._spawn(self.store.tables.mark_opened(table.code))
 
     def connect(self, table: Table, seat: int | None, address: str = "") -> Connection:
         """A new socket at a table this server owns; it is sent the current state at once.
@@ -830,7 +830,7 @@ class Hub:
         """Store a legal move, then play it (call with the table's lock held); ``mover``
         is the human seat that played it itself, if one did."""
         try:
-            await self.store.add_move(table.code, table.match_number, table.seq, move,
+            await self.store.tables.add_move(table.code, table.match_number, table.seq, move,
                                       epoch=self.epochs.get(table.code))
         except FencedError:
             self.relay.lost(table)
@@ -854,7 +854,7 @@ class Hub:
         finished_for = sorted(seat for seat in table.away if seat != mover)
         rated = self._rated_match(table)
         try:
-            record_id = await self.store.save_record(table.code, number, record,
+            record_id = await self.store.records.save(table.code, number, record,
                                                      dumps(record), finished_for, rated)
         except StorageError:
             log.exception("the record of table %s, match %d, could not be stored; it "
@@ -863,7 +863,7 @@ class Hub:
         changes = None
         if rated is not None:
             try:
-                changes = await self.store.rating_changes(record_id)
+                changes = await self.store.ratings.changes(record_id)
             except Exception:
                 log.exception("the rating changes of record %d could not be read", record_id)
         if record_id not in table.record_ids:
@@ -905,7 +905,7 @@ class Hub:
             raise IntentError("not_over", "the match is not over yet")
         seed = new_seed()
         try:
-            await self.store.start_match(table.code, table.match_number + 1, seed,
+            await self.store.tables.start_match(table.code, table.match_number + 1, seed,
                                          epoch=self.epochs.get(table.code))
         except FencedError:
             self.relay.lost(table)
@@ -1096,7 +1096,7 @@ class Hub:
         self._loading[code] = waiting
         self._remove(table)
         try:
-            await self.store.set_status(code, "expired")
+            await self.store.tables.set_status(code, "expired")
         except StorageError:
             self._add(table)  # kept; tried again at the next sweep
             waiting.set_result(table)

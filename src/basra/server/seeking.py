@@ -86,7 +86,7 @@ async def session_account(store: Store, websocket: WebSocket,
     token = websocket.cookies.get(SESSION_COOKIE)
     if not token or len(token) > 100:
         return None
-    return await store.session_user(token_hash(token), int(clock() * 1000))
+    return await store.accounts.find_by_session(token_hash(token), int(clock() * 1000))
 
 
 class _SeekRefused(Exception):
@@ -301,7 +301,7 @@ class Seeking:
         except ValueError as error:
             raise _SeekRefused("bad_seek", str(error)) from None
         if user is not None:
-            stored = await self.store.ratings([user.id], pool)
+            stored = await self.store.ratings.of_accounts([user.id], pool)
             rating = (stored.get((user.id, pool)) or new_rating()).display
             name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
         else:
