@@ -247,7 +247,7 @@ def test_the_database_keeps_only_the_hash_of_the_token(web: Any) -> None:
 
     rows = web.http.portal.call(read)
     assert len(rows) == 1 and rows[0].token_hash != token and len(rows[0].token_hash) == 64
-    users = web.http.portal.call(stored.find_user, name_key("Amira"))
+    users = web.http.portal.call(stored.accounts.find, name_key("Amira"))
     assert PASSWORD not in users.password_hash and users.password_hash.startswith("$argon2id$")
 
 
@@ -440,7 +440,7 @@ def test_a_hash_made_with_old_parameters_is_replaced_at_log_in(tmp_path: Any,
             return work(client)
 
     def stored_hash(client: TestClient) -> str:
-        user = client.portal.call(client.app.state.store.find_user, name_key("Amira"))
+        user = client.portal.call(client.app.state.store.accounts.find, name_key("Amira"))
         return str(user.password_hash)
 
     def sign_up(client: TestClient) -> str:

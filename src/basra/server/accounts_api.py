@@ -190,17 +190,17 @@ async def signup(request: Request, store: StoreOf, accounts: AccountsOf) -> JSON
     password = check_password(body.password, name)
     key = name_key(name)
     _writable(store)
-    taken = await store.find_user(key)
+    taken = await store.accounts.find(key)
     if taken is None:
         token = new_token()
         now = accounts.now_ms()
-        user = await store.create_user(
+        user = await store.accounts.create(
             name, key, await accounts.hashed(password), session_hash=token_hash(token),
             expires_at=now + int(accounts.settings.session_seconds * 1000), now=now,
             replaces=_cookie_hash(request))
         if user is not None:
             return _logged_in(request, accounts, user, token, 201)
-        taken = await store.find_user(key)
+        taken = await store.accounts.find(key)
     same = "" if taken is None or taken.name == name else f" (as {taken.name!r})"
     raise NameTakenError(f"the name {name!r} is taken{same}; names are the same whatever "
                          "their case: choose another", name=name)
@@ -219,12 +219,12 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
     key = name_key(name) if 0 < len(name) <= LONGEST_NAME_ASKED else ""
     now = accounts.now_ms()
     _writable(store)
-    locked_until = await store.login_locked_until(key, now) if key else 0
+    locked_until = await store.accounts.login_locked_until(key, now) if key else 0
     if locked_until:
         locked_for = max(1, math.ceil((locked_until - now) / 1000))
         raise LoginLockedError("too many wrong passwords for this name; "
                                f"try again in {locked_for} s", locked_for)
-    user = await store.find_user(key) if key else None
+    user = await store.accounts.find(key) if key else None
     stored = (user.password_hash if user is not None
               and len(password) <= PASSWORD_LENGTH[1] else None)
     right = await accounts.verified(stored, password)  # as long for no account at all
@@ -232,7 +232,7 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
         wait: int | None = None
         if key:
             pace = accounts.settings.pace
-            until = await store.add_login_failure(
+            until = await store.accounts.add_login_failure(
                 key, now=now, forget_before=now - int(pace.forget_after * 1000),
                 lock_ms=lambda failures: int(pace.lock_seconds(failures) * 1000))
             wait = max(1, math.ceil((until - now) / 1000)) if until else None
@@ -242,7 +242,7 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
     rehashed = (await accounts.hashed(password) if passwords.needs_rehash(user.password_hash)
                 else None)
     token = new_token()
-    await store.start_session(
+    await store.accounts.start_session(
         user.id, token_hash(token),
         expires_at=now + int(accounts.settings.session_seconds * 1000), now=now,
         name_key=key, password_hash=rehashed, replaces=_cookie_hash(request))
@@ -256,7 +256,7 @@ async def logout(request: Request, store: StoreOf) -> JSONResponse:
     found = _cookie_hash(request)
     if found is not None:
         _writable(store)
-        await store.end_session(found)
+        await store.accounts.end_session(found)
     return _logged_out(request, {"name": None})
 
 
@@ -264,7 +264,7 @@ async def logout(request: Request, store: StoreOf) -> JSONResponse:
 async def me(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONResponse:
     """Who this browser is logged in as: ``{"name": null}`` for a guest."""
     found = _cookie_hash(request)
-    user = None if found is None else await store.session_user(found, accounts.now_ms())
+    user = None if found is None else await store.accounts.find_by_session(found, accounts.now_ms())
     if user is None and SESSION_COOKIE in request.cookies:
         return _logged_out(request, {"name": None})  # a stale cookie: clear it
     return JSONResponse({"name": None if user is None else user.name},

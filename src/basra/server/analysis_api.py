@@ -34,7 +34,6 @@ from basra.position import parse_position
 from basra.record import loads, replay
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
-from basra.store.analysis_store import AnalysisStore
 from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
@@ -132,7 +131,7 @@ class Analyses:
                  settings: AnalysisSettings | None = None,
                  executor: Executor | None = None) -> None:
         self.config = settings or AnalysisSettings()
-        self.stored = AnalysisStore(store)
+        self.stored = store.analysis
         self.executor = executor
         self.running: dict[int, asyncio.Task[None]] = {}
         self.failures: dict[int, str] = {}
@@ -159,7 +158,7 @@ class Analyses:
         try:
             document, puzzles = await loop.run_in_executor(
                 self.workers(), analyze_record_text, text, record_id, self.config.think_ms)
-            await self.stored.save_analysis(record_id, document, puzzles)
+            await self.stored.save(record_id, document, puzzles)
         except Exception as error:  # reported to whoever asks next
             self.failures[record_id] = f"the analysis failed: {error}"
         finally:
@@ -167,7 +166,7 @@ class Analyses:
 
     async def status(self, record_id: int) -> JSONResponse:
         """Always 200 (a page polls it): done with the document, running, failed, none."""
-        document = await self.stored.get_analysis(record_id)
+        document = await self.stored.get(record_id)
         if document is not None:
             return JSONResponse({"status": "done", "analysis": document})
         if record_id in self.running:
@@ -276,9 +275,9 @@ async def start_analysis(record_id: int, analyses: AnalysesOf, store: StoreOf
         raise unknown
     if record_id in analyses.running:
         return JSONResponse({"status": "running"}, status_code=202)
-    if await analyses.stored.get_analysis(record_id) is not None:
+    if await analyses.stored.get(record_id) is not None:
         return await analyses.status(record_id)
-    found = await store.get_record(record_id)
+    found = await store.records.get(record_id)
     if found is None:
         raise unknown
     analyses.failures.pop(record_id, None)

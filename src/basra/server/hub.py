@@ -64,7 +64,10 @@ class Hub:
     # -- life ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load the recent tables, start the sweeper and the relay."""
+        """Load the recent tables, start the sweeper and the relay (and compile the
+        master's search in the background with ``warm_master``)."""
+        if self.settings.warm_master:
+            self.play.computer.warm()
         await self.cluster.start(self.relay.answer, self.relay.take)
         await self.lifecycle.start()
         self.relay.start()
@@ -91,6 +94,7 @@ class Hub:
             "unrestored": [{"code": code, "error": reason}
                            for code, reason in sorted(self.lifecycle.unrestored.items())],
             "master_queue": self.play.computer.master_queue,
+            "master_ready": self.play.computer.master_ready,
             "cluster": {**self.cluster.health(), **self.relay.health()},
         }
 

@@ -62,9 +62,9 @@ class Tables:
         self.took_over: Callable[[Table, str], None] = lambda table, gone: None
         """Called with a table loaded from a dead server, and that server's id."""
         self._loading: dict[str, asyncio.Future[Table]] = {}
-        self._claims = Batcher(store.claim_tables)
+        self._claims = Batcher(store.tables.claim_many)
         """Tables claimed at the same moment (a dead server's) are claimed together."""
-        self._reads = Batcher(store.load_codes)
+        self._reads = Batcher(store.tables.load_many)
         """And read together."""
         self._idle_since: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -76,7 +76,7 @@ class Tables:
         a shared cluster loads a table when it is asked for it), and start the sweeper."""
         if not self.cluster.shared:
             since = int((time.time() - self.settings.idle_after) * 1000)
-            for saved in await self.store.load_tables(since_ms=since,
+            for saved in await self.store.tables.load_recent(since_ms=since,
                                                        limit=self.settings.max_tables):
                 with contextlib.suppress(UnrestoredTableError, ExpiredTableError):
                     await self._rebuild(saved)
@@ -195,15 +195,15 @@ class Tables:
         table.last_record_id = finished[-1] if finished else None
         await self._load_ratings(table)
         if table.config.rated and table.last_record_id is not None:
-            changes = await self.store.rating_changes(table.last_record_id)
-            if changes or await self.store.is_rated(table.last_record_id):
+            changes = await self.store.ratings.changes(table.last_record_id)
+            if changes or await self.store.ratings.is_rated(table.last_record_id):
                 table.rating_changes = [change.to_dict() for change in changes]
         self._add(table)
         if table.status == "finished" and table.last_record_id is None:
             # Stopped between the last play and its record: write the record now.
             self.play.spawn(self.play.save_record(table, announce=True))
         elif table.status != saved.status:
-            self.play.spawn(self.store.set_status(table.code, table.status))
+            self.play.spawn(self.store.tables.set_status(table.code, table.status))
         self.play.plan(table)
         return table
 
@@ -234,7 +234,7 @@ class Tables:
         """Someone came to the table: it never expires as unopened."""
         if not table.opened:
             table.opened = True
-            self.play.spawn(self.store.mark_opened(table.code))
+            self.play.spawn(self.store.tables.mark_opened(table.code))
 
     def attended(self, table: Table) -> None:
         """A socket of this server's opened at the table: it is not idle."""
@@ -259,7 +259,7 @@ class Tables:
         ids = [account[0] for account in table.accounts if account is not None]
         if not ids:
             return
-        stored = await self.store.ratings(ids, table.config.pool)
+        stored = await self.store.ratings.of_accounts(ids, table.config.pool)
         for seat, account in enumerate(table.accounts):
             if account is not None:
                 rating = stored.get((account[0], table.config.pool)) or new_rating()
@@ -291,7 +291,7 @@ class Tables:
             table.start()
         await self._load_ratings(table)
         try:
-            await self.store.create_table(
+            await self.store.tables.create(
                 code, config.to_dict(), table.seed,
                 [(s, table.names[s] or "", hashed) for s, hashed in table.token_hashes.items()],
                 status=table.status,
@@ -319,7 +319,7 @@ class Tables:
             taken, token = table.join(name, seat, account)
             starts = table.ready()
             try:
-                await self.store.save_seat(code, taken, table.names[taken] or "",
+                await self.store.tables.save_seat(code, taken, table.names[taken] or "",
                                            table.token_hashes[taken],
                                            status="playing" if starts else None,
                                            user_id=None if account is None else account[0],
@@ -352,7 +352,7 @@ class Tables:
                     if t.status == "waiting" and t.free_seats()]
         since = int((time.time() - self.settings.idle_after) * 1000)
         found = []
-        for saved in await self.store.load_tables(since_ms=since, limit=200,
+        for saved in await self.store.tables.load_recent(since_ms=since, limit=200,
                                                    statuses=("waiting",)):
             table = self.tables.get(saved.code)
             if table is None:
@@ -401,7 +401,7 @@ class Tables:
         self._loading[code] = waiting
         self.remove(table)
         try:
-            await self.store.set_status(code, "expired")
+            await self.store.tables.set_status(code, "expired")
         except StorageError:
             self._add(table)  # kept; tried again at the next sweep
             waiting.set_result(table)

@@ -208,7 +208,7 @@ class TablePlay:
         """Store a legal move, then play it (call with the table's lock held); ``mover``
         is the human seat that played it itself, if one did."""
         try:
-            await self.store.add_move(table.code, table.match_number, table.seq, move,
+            await self.store.tables.add_move(table.code, table.match_number, table.seq, move,
                                       epoch=self.epochs.get(table.code))
         except FencedError:
             self.lost(table)
@@ -232,7 +232,7 @@ class TablePlay:
         finished_for = sorted(seat for seat in table.away if seat != mover)
         rated = self._rated_match(table)
         try:
-            record_id = await self.store.save_record(table.code, number, record,
+            record_id = await self.store.records.save(table.code, number, record,
                                                      dumps(record), finished_for, rated)
         except StorageError:
             log.exception("the record of table %s, match %d, could not be stored; it "
@@ -241,7 +241,7 @@ class TablePlay:
         changes = None
         if rated is not None:
             try:
-                changes = await self.store.rating_changes(record_id)
+                changes = await self.store.ratings.changes(record_id)
             except Exception:
                 log.exception("the rating changes of record %d could not be read", record_id)
         if record_id not in table.record_ids:
@@ -283,7 +283,7 @@ class TablePlay:
             raise IntentError("not_over", "the match is not over yet")
         seed = new_seed()
         try:
-            await self.store.start_match(table.code, table.match_number + 1, seed,
+            await self.store.tables.start_match(table.code, table.match_number + 1, seed,
                                          epoch=self.epochs.get(table.code))
         except FencedError:
             self.lost(table)

@@ -66,19 +66,19 @@ router = APIRouter()
 async def profile(name: str, store: StoreOf) -> JSONResponse:
     """A player's public page: their ratings per pool, the rating after each rated
     match, their latest matches and statistics."""
-    user = (await store.find_user(name_key(name))
+    user = (await store.accounts.find(name_key(name))
             if len(name) <= LONGEST_NAME_ASKED else None)
     if user is None:
         raise UnknownUserError(f"no player has the name {name[:40]!r}", name=name[:40])
-    ratings = await store.ratings([user.id])
+    ratings = await store.ratings.of_accounts([user.id])
     history: dict[str, list[list[int]]] = {}
     change_of: dict[int, int] = {}
-    for pool, record_id, at, before, after in await store.rating_history(user.id):
+    for pool, record_id, at, before, after in await store.ratings.history(user.id):
         history.setdefault(pool, []).append([at // 1000, after])
         change_of[record_id] = after - before
     matches = []
     wins = basras = deals = 0
-    for record, seat, config in await store.user_matches(user.id, MATCHES_SHOWN):
+    for record, seat, config in await store.records.of_account(user.id, MATCHES_SHOWN):
         players = len(record.players)
         side = _side_of(record, players)[seat] if seat < players else seat
         won = record.winner == side
@@ -109,7 +109,7 @@ async def _board(store: Store, pool: str, limit: int) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = [
         {"name": name, "rating": rating.display, "games": rating.games,
          "provisional": rating.provisional, "computer": False}
-        for name, rating in await store.leaderboard(pool, limit)]
+        for name, rating in await store.ratings.leaderboard(pool, limit)]
     rows += [{"name": f"Computer ({level})", "rating": computer_rating(level, pool).display,
               "games": 0, "provisional": False, "computer": True}
              for level in COMPUTER_RATINGS]
@@ -124,6 +124,6 @@ async def leaderboard(store: StoreOf, pool: str | None = None) -> JSONResponse:
         found = parse_pool(pool)  # UnknownPoolError: 400 unknown_pool
         return JSONResponse({"pool": found.key,
                              "players": await _board(store, found.key, LEADERBOARD_POOL)})
-    pools = sorted({"egyptian-2", *await store.rated_pools()})
+    pools = sorted({"egyptian-2", *await store.ratings.pools()})
     return JSONResponse({"pools": {key: await _board(store, key, LEADERBOARD_ALL)
                                    for key in pools}})

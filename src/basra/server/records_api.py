@@ -34,7 +34,7 @@ def _in_database_range(record_id: int) -> bool:
 
 
 async def _record_text(store: Any, record_id: int) -> str:
-    found = await store.get_record(record_id) if _in_database_range(record_id) else None
+    found = await store.records.get(record_id) if _in_database_range(record_id) else None
     if found is None:
         raise UnknownRecordError(f"no record has the id {record_id}", id=str(record_id))
     text: str = found.record
@@ -44,7 +44,7 @@ async def _record_text(store: Any, record_id: int) -> str:
 @router.get("/api/records")
 async def records(store: StoreOf, limit: int = 20) -> list[dict[str, Any]]:
     """The latest finished matches, newest first."""
-    found = await store.list_records(limit=max(RECORDS_LISTED[0],
+    found = await store.records.latest(limit=max(RECORDS_LISTED[0],
                                                min(limit, RECORDS_LISTED[1])))
     return [r.summary() for r in found]
 

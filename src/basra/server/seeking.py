@@ -288,7 +288,7 @@ class Seeking:
         except ValueError as error:
             raise BadSeekError(str(error)) from None
         if user is not None:
-            stored = await self.store.ratings([user.id], pool)
+            stored = await self.store.ratings.of_accounts([user.id], pool)
             rating = (stored.get((user.id, pool)) or new_rating()).display
             name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
         else:

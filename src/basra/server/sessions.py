@@ -41,4 +41,4 @@ async def request_account(store: Store, request: HTTPConnection,
     token = request.cookies.get(SESSION_COOKIE)
     if not token or len(token) > 100:
         return None
-    return await store.session_user(token_hash(token), int(clock() * 1000))
+    return await store.accounts.find_by_session(token_hash(token), int(clock() * 1000))

@@ -22,6 +22,10 @@ class HubSettings:
     """Thinking time of the master per move."""
     master_workers: int | None = None
     """Worker processes of the master (every core but one by default)."""
+    warm_master: bool = False
+    """Compile the master's search at start-up, in the background (``basra serve``);
+    the expert plays the master's moves until it is ready. Off: the first master move
+    compiles it (tests, which rarely need it)."""
     unopened_after: float = 120.0
     """A table nobody connected to within this many seconds expires."""
     idle_after: float = 300.0
