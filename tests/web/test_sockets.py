@@ -11,12 +11,22 @@ import pytest
 
 from basra.server.cluster import Cluster
 from basra.server.connections import Account, Connection
-from basra.server.errors import TooManyConnectionsError
+from basra.server.errors import (
+    ExpiredTableError,
+    JoinError,
+    ServerBusyError,
+    TooManyConnectionsError,
+    UnknownTableError,
+    UnknownTokenError,
+    UnrestoredTableError,
+    refusal_of,
+)
 from basra.server.messages import Intent
-from basra.server.relay import PRESENCE_TTL, Relay
+from basra.server.relay import PRESENCE_TTL, Relay, _unwrap
 from basra.server.settings import HubSettings
 from basra.server.sockets import Sockets
 from basra.server.table import SeatConfig, Table, TableConfig
+from basra.store import StorageError
 
 
 class Recorder(Cluster):
@@ -158,3 +168,45 @@ def test_the_relay_works_through_the_host_interface_alone() -> None:
     relay.lost(table)  # taken over elsewhere: its sockets are relayed from now on
     assert host.let_gone == [table.code]
     assert mine in relay.sockets[table.code] and mine.table is relay.remote[table.code]
+
+
+class FailingHost(FakeHost):
+    """A host whose tables and seats fail with a given error."""
+
+    def __init__(self, error: Exception, *tables: Table) -> None:
+        super().__init__(*tables)
+        self.error = error
+
+    async def table(self, code: str) -> Table:
+        if code in self._tables:
+            return self._tables[code]
+        raise self.error
+
+    async def join_here(self, code: str, name: object, seat: object = None,
+                        account: Account | None = None) -> tuple[int, str]:
+        raise self.error
+
+
+@pytest.mark.parametrize("error", [
+    UnknownTableError("zzz"), ExpiredTableError("zzz"),
+    UnrestoredTableError("zzz", "ValueError: bad move"), StorageError("disk full"),
+    ServerBusyError("too many tables"), JoinError("seat 7 is not a seat", "bad_seat"),
+], ids=lambda error: type(error).__name__)
+def test_an_owners_error_is_raised_at_the_relaying_server_with_its_code(
+        error: Exception) -> None:
+    relay = Relay(FailingHost(error), Sockets(HubSettings(), Cluster()), Cluster())
+    answer = asyncio.run(relay.answer("join", {"code": "zzz", "name": "Omar"}))
+    with pytest.raises(type(error)) as raised:
+        _unwrap(answer, "zzz")
+    here, there = refusal_of(error), refusal_of(raised.value)
+    assert here is not None and there is not None
+    assert (there.code, there.status, there.message) == (here.code, here.status, here.message)
+
+
+def test_a_refused_socket_is_refused_alike_at_the_relaying_server() -> None:
+    table = a_table()
+    relay = Relay(FakeHost(table), Sockets(HubSettings(), Cluster()), Cluster())
+    answer = asyncio.run(relay.answer("open", {"code": table.code, "token": "nope",
+                                               "server": "other"}))
+    with pytest.raises(UnknownTokenError):
+        _unwrap(answer, table.code)
