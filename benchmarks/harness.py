@@ -1,8 +1,10 @@
 """What the benchmarks against a real ``basra serve`` share: a free port, the server process
 and its log, CPU time, percentiles, the machine's description and the results file.
 
-The benchmarks run as ``python benchmarks/NAME.py``, which puts this folder on ``sys.path``:
-they import this module by its plain name.
+``capacity`` and ``reliability`` run as modules from the repository root (``python -m
+benchmarks.capacity``) and import it as ``benchmarks.harness``, and the helpers the tests
+share as ``tests.support``; the other scripts run as ``python benchmarks/NAME.py``, which
+puts this folder on ``sys.path``, and import it by its plain name.
 """
 
 from __future__ import annotations
@@ -209,8 +211,12 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 def stamp(script: str) -> dict[str, str]:
-    """The command line and the date of this run of ``benchmarks/<script>``."""
-    return {"command": shlex.join(["python", f"benchmarks/{script}", *sys.argv[1:]]),
+    """The command line and the date of this run of ``benchmarks/<script>`` (a file such as
+    ``strength.py``), or of ``python -m benchmarks.<script>`` (a module such as
+    ``capacity``)."""
+    run = ([f"benchmarks/{script}"] if script.endswith(".py")
+           else ["-m", f"benchmarks.{script}"])
+    return {"command": shlex.join(["python", *run, *sys.argv[1:]]),
             "date": datetime.now(UTC).isoformat(timespec="seconds")}
 
 

@@ -23,7 +23,7 @@ from basra.fast.check import (
 )
 from basra.rules import PRESETS, make_rules
 from basra.state import DealState, apply, legal_moves, new_deal
-from positions import last_batch_states
+from tests.support.positions import last_batch_states
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
 

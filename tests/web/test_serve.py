@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from basra.cli import cli
-from realserver import Server, sqlite_url
+from tests.support.realserver import Server, sqlite_url
 
 
 def test_serve_starts_answers_and_stops_cleanly(tmp_path: Path) -> None:
