@@ -32,6 +32,17 @@ URL_VARIABLE = "BASRA_TEST_POSTGRES_URL"
 QUICK = "not e2e and not slow and not postgres and not cluster"
 """What ``--quick`` selects."""
 
+SLOW_BY_NAME = (
+    "tests/test_fast.py::test_the_master_plays_legal_moves_with_other_settings"
+    "[jawaker-2-tree and win chance]",
+    "tests/test_fast.py::test_the_master_plays_legal_moves_with_other_settings"
+    "[jawaker-2-win chance]",
+    "tests/test_fast.py::test_the_compiled_endgame_is_the_exact_solver[egyptian]",
+    "tests/test_bots.py::test_master_uses_worker_processes_and_closes_them",
+)
+"""Slow tests of the modules that carry no marks of their own (every other slow test is
+marked where it is defined): a test's node id, or one of its parameter sets'."""
+
 cluster: Postgres | None = None
 left_out: str | None = None
 """Why the PostgreSQL variants did not run, said at the end of the run."""
@@ -80,8 +91,11 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``postgres`` every test parametrized with ``"postgresql"`` (the storage tests'
-    ``database`` and ``backend`` parameters), before ``-m`` selects."""
+    ``database`` and ``backend`` parameters), and ``slow`` those of :data:`SLOW_BY_NAME`,
+    before ``-m`` selects."""
     for item in items:
+        if item.nodeid in SLOW_BY_NAME or item.nodeid.partition("[")[0] in SLOW_BY_NAME:
+            item.add_marker(pytest.mark.slow)
         callspec = getattr(item, "callspec", None)
         if callspec is not None and any(isinstance(value, str) and value == "postgresql"
                                         for value in callspec.params.values()):

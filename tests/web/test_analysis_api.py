@@ -30,6 +30,7 @@ def _wait_for_analysis(web: Any, record_id: int, seconds: float = 120) -> dict[s
     raise AssertionError(f"record {record_id} was not analysed in {seconds} s")
 
 
+@pytest.mark.slow
 def test_a_finished_match_is_analysed_in_the_background_and_stored(web: Any) -> None:
     quick = web.quick("Amira")
     web.play_to_end([web.connect(quick["code"], quick["token"])])

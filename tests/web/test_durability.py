@@ -57,6 +57,8 @@ from tests.support.seats import (
     two_human_tables,
 )
 
+pytestmark = pytest.mark.slow
+
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
 
