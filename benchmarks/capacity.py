@@ -70,10 +70,13 @@ from benchmarks.harness import (
     err,
     free_port,
     httpx,
+    machine_busy,
     percentile,
+    process_tree,
     raise_open_files,
     save,
     stamp,
+    usable_cores,
 )
 from tests.support import services
 from tests.support.seats import SeatClient, TableLog
@@ -118,19 +121,6 @@ class Settings:
     """Reconnect a socket that closes (runs that kill servers)."""
 
 
-# -- the machine's CPU time ------------------------------------------------------------
-
-
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU ticks of the whole machine, from /proc/stat."""
-    try:
-        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except OSError:
-        return 0.0, 0.0
-    idle = values[3] + (values[4] if len(values) > 4 else 0)
-    return float(sum(values) - idle), float(sum(values))
-
-
 # -- the server ------------------------------------------------------------------------
 
 
@@ -167,15 +157,6 @@ def running_server(folder: Path, extra: Sequence[str] = ()) -> Iterator[Site]:
                 ) as server:
         asyncio.run(server.ready("/", 30))
         yield Site(server.base, [server])
-
-
-def _tree(pid: int) -> list[int]:
-    """A process and its children (PostgreSQL's backends, nginx's worker)."""
-    found = [pid]
-    with contextlib.suppress(OSError):
-        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-            found += _tree(int(child))
-    return found
 
 
 @contextlib.contextmanager
@@ -535,17 +516,6 @@ def client_process(tickets: Sequence[Ticket], settings: Settings,
     results.put((slot, figures))
 
 
-# -- figures ---------------------------------------------------------------------------
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (fewer than the machine's under taskset)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Run the whole benchmark once; the figures."""
     raise_open_files()
@@ -666,7 +636,7 @@ def _watch(args: argparse.Namespace, measure_from: float, measure_to: float,
 
     def look(pids: list[int]) -> None:
         for top in pids:
-            for pid in _tree(top):
+            for pid in process_tree(top):
                 with contextlib.suppress(OSError, ValueError):
                     seen[pid] = cpu_seconds(pid)
 

@@ -192,6 +192,33 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (fewer than the machine's under taskset)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU ticks of the whole machine, from /proc/stat."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return float(sum(values) - idle), float(sum(values))
+
+
+def process_tree(pid: int) -> list[int]:
+    """A process and its children (PostgreSQL's backends, nginx's worker)."""
+    found = [pid]
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            found += process_tree(int(child))
+    return found
+
+
 def raise_open_files() -> None:
     """Lift the soft limit on open files: each table costs sockets on both ends."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
