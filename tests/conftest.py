@@ -1,4 +1,5 @@
-"""The whole suite's set-up: a throwaway PostgreSQL server for the storage tests.
+"""The whole suite's set-up: a throwaway PostgreSQL server for the storage tests, the
+markers and the quick run.
 
 The storage tests (``test_store.py``, ``test_migrations.py``, ``web/test_api.py``,
 ``web/test_durability.py``) also run on PostgreSQL when ``BASRA_TEST_POSTGRES_URL`` names a
@@ -33,10 +34,7 @@ QUICK = "not e2e and not slow and not postgres and not cluster"
 """What ``--quick`` selects."""
 
 SLOW_BY_NAME = (
-    "tests/test_fast.py::test_the_master_plays_legal_moves_with_other_settings"
-    "[jawaker-2-tree and win chance]",
-    "tests/test_fast.py::test_the_master_plays_legal_moves_with_other_settings"
-    "[jawaker-2-win chance]",
+    "tests/test_fast.py::test_the_master_plays_legal_moves_with_other_settings",
     "tests/test_fast.py::test_the_compiled_endgame_is_the_exact_solver[egyptian]",
     "tests/test_bots.py::test_master_uses_worker_processes_and_closes_them",
 )
@@ -51,7 +49,7 @@ left_out: str | None = None
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--quick", action="store_true",
                      help="the everyday run: leave out the tests marked e2e, slow, postgres or "
-                          "cluster (and any -m given), and start no PostgreSQL")
+                          "cluster (as well as what -m leaves out), and start no PostgreSQL")
 
 
 @pytest.hookimpl(tryfirst=True)
