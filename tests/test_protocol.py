@@ -362,6 +362,7 @@ def test_a_crashing_bot_is_restarted_then_replaced(tmp_path: Path,
     assert [bool(d.errors) for d in answered] == [False, False, True] * 4
 
 
+@pytest.mark.slow
 def test_a_hanging_bot_times_out_and_is_killed(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "hang.log"

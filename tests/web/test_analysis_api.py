@@ -101,6 +101,7 @@ def test_an_account_has_a_puzzle_rating_that_counts_first_answers(web: Any) -> N
     assert web.ok(web.http.get("/api/puzzles/rating"))["rating"] is None
 
 
+@pytest.mark.slow
 def test_hints_only_for_the_seated_player_on_its_turn_against_computers(web: Any) -> None:
     quick = web.quick("Amira")
     code, token = quick["code"], quick["token"]
