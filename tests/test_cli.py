@@ -525,6 +525,7 @@ def test_usage_mistakes_are_one_line_without_the_usage_block(args: list[str],
     assert result.stdout == ""
 
 
+@pytest.mark.slow
 def test_bad_values_in_a_rules_file_name_the_file(tmp_path: Path) -> None:
     cases = {
         'basra_points = "x"\n': "option basra_points must be a whole number, not 'x'",

@@ -543,6 +543,7 @@ def test_the_bot_seed_does_not_reveal_the_match_seed(tmp_path: Path,
     assert len(seeds) == 2 and not seeds & {18, 180}
 
 
+@pytest.mark.slow
 def test_close_leaves_no_process_running(tmp_path: Path) -> None:
     command = bot_command(tmp_path, "stubborn", """\
         first = sys.stdin.readline() and sys.stdin.readline()

@@ -85,6 +85,7 @@ def test_the_tournament_command_prints_a_crosstable_and_json() -> None:
         assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_ray_missing_is_one_line_and_exit_2(tmp_path: Path) -> None:
     # A ray module that cannot be imported, first on the path: as if Ray were not installed.
     (tmp_path / "ray.py").write_text("raise ImportError('no ray here')\n")
