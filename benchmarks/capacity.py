@@ -2,11 +2,11 @@
 
 Usage (from the repository root, with the project installed):
 
-    python benchmarks/capacity.py                          # 200 tables, 500 ms think, 60 s
-    python benchmarks/capacity.py --tables 400 --think-ms 250 --seconds 30
-    python benchmarks/capacity.py --client-procs 2 --out /tmp/capacity.json
-    python benchmarks/capacity.py --servers 2 --tables 1000 --think-ms 2000
-    python benchmarks/capacity.py --servers 3 --tables 1000 --think-ms 2000 --kill-every 20
+    python -m benchmarks.capacity                          # 200 tables, 500 ms think, 60 s
+    python -m benchmarks.capacity --tables 400 --think-ms 250 --seconds 30
+    python -m benchmarks.capacity --client-procs 2 --out /tmp/capacity.json
+    python -m benchmarks.capacity --servers 2 --tables 1000 --think-ms 2000
+    python -m benchmarks.capacity --servers 3 --tables 1000 --think-ms 2000 --kill-every 20
 
 The script starts the real server (``python -m basra serve``) on a free port with a fresh
 SQLite file and no computer delay, creates ``--tables`` two-player tables whose seats are
@@ -28,7 +28,7 @@ under 100 ms at 200 tables or more, with no ``error`` message.
 **Many servers** (``--servers N``): the script starts a throwaway PostgreSQL cluster, a
 Redis and N servers sharing them (``--redis``), behind nginx with the project's
 configuration (``deploy/nginx``), all from Debian's packages on loopback ports
-(``tests/services.py``); every request and socket goes through nginx. With
+(``tests/support/services.py``); every request and socket goes through nginx. With
 ``--kill-every S`` it kills a random server (``kill -9``) every S seconds of the
 measured window and starts it again; the clients reconnect through nginx. Matches then
 never end (``target=10000``), and at the end every play any client saw confirmed is
@@ -59,25 +59,27 @@ from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from harness import (
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from websockets.exceptions import ConnectionClosed
+
+from basra.cards import parse_card
+from benchmarks.harness import (
     Server,
     cpu_model,
     cpu_seconds,
     err,
     free_port,
     httpx,
+    machine_busy,
     percentile,
+    process_tree,
     raise_open_files,
     save,
     stamp,
+    usable_cores,
 )
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
-
-import services
-from basra.cards import parse_card
+from tests.support import services
+from tests.support.seats import SeatClient, TableLog
 
 TARGET_TABLES = 200
 TARGET_P99_MS = 100.0
@@ -119,19 +121,6 @@ class Settings:
     """Reconnect a socket that closes (runs that kill servers)."""
 
 
-# -- the machine's CPU time ------------------------------------------------------------
-
-
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU ticks of the whole machine, from /proc/stat."""
-    try:
-        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except OSError:
-        return 0.0, 0.0
-    idle = values[3] + (values[4] if len(values) > 4 else 0)
-    return float(sum(values) - idle), float(sum(values))
-
-
 # -- the server ------------------------------------------------------------------------
 
 
@@ -168,15 +157,6 @@ def running_server(folder: Path, extra: Sequence[str] = ()) -> Iterator[Site]:
                 ) as server:
         asyncio.run(server.ready("/", 30))
         yield Site(server.base, [server])
-
-
-def _tree(pid: int) -> list[int]:
-    """A process and its children (PostgreSQL's backends, nginx's worker)."""
-    found = [pid]
-    with contextlib.suppress(OSError):
-        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-            found += _tree(int(child))
-    return found
 
 
 @contextlib.contextmanager
@@ -263,11 +243,6 @@ def _post(client: httpx.Client, path: str, body: dict[str, Any], master: bool = 
 # -- the computer players (in the client processes) ------------------------------------
 
 
-def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """The first legal entry that captures the most cards."""
-    return max(legal, key=lambda entry: len(entry["captured"]))
-
-
 @dataclass
 class ClientRun:
     """One client process's shared clock, switches and figures."""
@@ -303,13 +278,27 @@ class ClientRun:
     then to the first state)."""
     lost_sockets: list[float] = field(default_factory=list)
     """When each socket closed that was still not back when the run stopped."""
-    confirmed: dict[str, dict[int, str]] = field(default_factory=dict)
-    """Each table's confirmed plays seen by its clients: seq -> card played."""
+    logs: dict[str, TableLog] = field(default_factory=dict)
+    """Each table's confirmed plays seen by its clients (runs that kill servers)."""
     loop_lags: list[float] = field(default_factory=list)
     cpu_window: list[float] = field(default_factory=list)
 
     def think_seconds(self) -> float:
         return self.settings.think_ms / 1000 * self.rng.uniform(0.5, 1.5)
+
+    def measured(self, at: float) -> bool:
+        """Whether ``at`` (time.monotonic) falls in the measured window."""
+        return self.measure_from <= at < self.measure_to
+
+    def table_log(self, code: str) -> TableLog:
+        """The log of table ``code``'s confirmed plays, shared by its seats."""
+        return self.logs.setdefault(code, TableLog(code, []))
+
+    def confirmed(self) -> dict[str, dict[int, str]]:
+        """Each table's confirmed plays: seq -> the card played."""
+        return {code: {seq: last["card"] for seq, last in log.confirmed.items()
+                       if last is not None}
+                for code, log in self.logs.items()}
 
     def take_preroll(self, code: str) -> bool:
         """Whether the table still has a pre-roll play to make now (and count it)."""
@@ -322,165 +311,123 @@ class ClientRun:
         return True
 
 
-class Seat:
-    """One seat's socket: reads states, plays when it is to play, times the round trips."""
+class Seat(SeatClient):
+    """One seat's socket (``tests/support/seats.py``): plays greedily after a think time,
+    asks for a rematch when a match ends (seat 0), times the round trips of the measured
+    window and reconnects in runs that kill servers."""
 
     def __init__(self, ticket: Ticket, run: ClientRun) -> None:
+        url = run.settings.base_url.replace("http://", "ws://", 1)
+        super().__init__(ticket.code, ticket.seat, ticket.token, url,
+                         log=run.table_log(ticket.code) if run.settings.reconnect else None,
+                         compression="deflate" if run.settings.compression else None,
+                         open_timeout=60)
         self.ticket = ticket
-        self.run = run
-        self.socket: ClientConnection | None = None
-        self.latest: dict[str, Any] | None = None
-        self.scheduled: tuple[int, int] | None = None
-        """(match number, seq) of the play already planned: one play per state."""
-        self.pending: tuple[int, int, float, bool] | None = None
-        """The play in flight: (match number, seq, send time, measured)."""
+        self.client = run
         self.rematched = 0
 
-    async def connect(self, limit: asyncio.Semaphore) -> None:
-        url = self.run.settings.base_url.replace("http://", "ws://", 1)
-        async with limit:
-            self.socket = await connect(
-                f"{url}/ws/{self.ticket.code}?token={self.ticket.token}",
-                compression="deflate" if self.run.settings.compression else None,
-                open_timeout=60, max_size=2**22, proxy=None)  # (no proxy to look up)
-
-    async def play(self) -> None:
+    async def keep_playing(self) -> None:
         """Read the socket until the run stops (reconnecting in runs that kill
         servers)."""
         while True:
-            assert self.socket is not None
             try:
-                async for raw in self.socket:
-                    self.receive(json.loads(raw))
-                    if self.run.stopping and self.pending is None:
-                        return
+                await self.read()
                 return
             except ConnectionClosed:
-                if self.run.stopping:
+                if self.client.stopping:
                     return
-                self.run.disconnects += 1
-                if not self.run.settings.reconnect:
+                self.client.disconnects += 1
+                if not self.client.settings.reconnect:
                     return
             closed = time.monotonic()
             self.pending = None  # its answer may never come: not measured
-            self.scheduled = None
+            self.planned = None
             if not await self.reconnect():
-                self.run.lost_sockets.append(closed)
+                self.client.lost_sockets.append(closed)
                 return
-            self.run.comebacks.append((closed, time.monotonic()))
+            self.client.comebacks.append((closed, time.monotonic()))
+
+    def done_reading(self) -> bool:
+        return self.client.stopping and self.pending is None
 
     async def reconnect(self) -> bool:
         """Open the seat's socket again (through the balancer) and read its first
         state, waiting between tries as the browser does (``TableSocket`` in
         ``api.js``: 0.5 s, doubled after each failure up to 10 s, with jitter)."""
         delay = 0.5
-        while not self.run.stopping:
+        while not self.client.stopping:
             await asyncio.sleep(delay * random.uniform(0.75, 1.25))
             try:
                 started = time.monotonic()
-                await self.connect(asyncio.Semaphore(1))
+                await self.open()
                 opened = time.monotonic()
                 assert self.socket is not None
                 self.receive(json.loads(await asyncio.wait_for(self.socket.recv(), 10)))
-                self.run.handshakes.append((opened - started, time.monotonic() - opened))
+                self.client.handshakes.append((opened - started, time.monotonic() - opened))
                 return True
             except Exception as error:  # any failure: try again later
-                self.run.retries[_why(error)] += 1
+                self.client.retries[_why(error)] += 1
                 delay = min(delay * 2, 10.0)
         return False
 
-    def receive(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if kind == "notice":
-            if self.run.measure_from <= time.perf_counter() < self.run.measure_to:
-                self.run.notices[str(message.get("code"))] += 1
-            return
-        if kind == "error":
-            self.run.errors[str(message.get("code"))] += 1
-            self.scheduled = None  # not made: play again at the next state
-            self.pending = None
-            return
-        if kind != "state":
-            return
-        now = time.perf_counter()
-        match_number = message["table"]["match_number"]
-        seq = message["seq"]
-        if self.run.settings.reconnect and message["last_play"] is not None:
-            self.run.confirmed.setdefault(self.ticket.code, {})[seq] = (
-                message["last_play"]["card"])
-        if self.pending is not None:
-            sent_match, sent_seq, sent_at, measured = self.pending
-            if match_number != sent_match or seq > sent_seq:
-                self.pending = None
-                if measured and self.ticket.master:
-                    self.run.master_round_trips.append((now - sent_at) * 1000)
-                    self.run.progress[self.run.slot] += 1
-                elif measured:
-                    self.run.round_trips.append((now - sent_at) * 1000)
-                    if message["result"] is not None:
-                        self.run.final_round_trips.append((now - sent_at) * 1000)
-                    self.run.progress[self.run.slot] += 1
-        self.latest = message
-        if self.run.started.is_set() or self.run.preroll.get(self.ticket.code):
-            self.consider(message)
+    def on_notice(self, message: dict[str, Any]) -> None:
+        if self.client.measured(time.monotonic()):
+            self.client.notices[str(message.get("code"))] += 1
 
-    def consider(self, message: dict[str, Any], first_think: float | None = None) -> None:
-        """Plan this seat's next intent, if the state asks for one."""
-        if self.run.stopping:
+    def on_error(self, message: dict[str, Any]) -> None:
+        self.client.errors[str(message.get("code"))] += 1
+        self.planned = None  # not made: play again at the next state
+        self.pending = None
+
+    def answered(self, sent_at: float, now: float, state: dict[str, Any]) -> None:
+        if not self.client.measured(sent_at):
             return
-        match_number = message["table"]["match_number"]
-        if message["result"] is not None:
-            if self.ticket.seat == 0 and self.rematched != match_number:
+        if self.ticket.master:
+            self.client.master_round_trips.append((now - sent_at) * 1000)
+        else:
+            self.client.round_trips.append((now - sent_at) * 1000)
+            if state["result"] is not None:
+                self.client.final_round_trips.append((now - sent_at) * 1000)
+        self.client.progress[self.client.slot] += 1
+
+    def consider(self, state: dict[str, Any], first_think: float | None = None) -> None:
+        """Plan this seat's next intent, if the state asks for one: in the pre-roll, a
+        play at once; once the clock runs, a play after a think time (``first_think``
+        for the first), or a rematch."""
+        run = self.client
+        if run.stopping or not (run.started.is_set() or run.preroll.get(self.code)):
+            return
+        match_number = state["table"]["match_number"]
+        if state["result"] is not None:
+            if self.seat == 0 and self.rematched != match_number:
                 self.rematched = match_number
                 self.send({"type": "rematch"})
             return
-        deal = message["deal"]
-        if deal is None or deal["to_play"] != self.ticket.seat or not message["legal"]:
+        if not self.wants_to_play(state):
             return
-        key = (match_number, message["seq"])
-        if self.scheduled == key:
-            return
-        if self.run.started.is_set():
-            think = self.run.think_seconds() if first_think is None else first_think
-        elif self.run.take_preroll(self.ticket.code):
+        if run.started.is_set():
+            think = run.think_seconds() if first_think is None else first_think
+        elif run.take_preroll(self.code):
             think = 0.0
         else:
             return
-        self.scheduled = key
-        asyncio.get_running_loop().call_later(think, self.send_play, message)
+        self.plan(state, think)
 
-    def send_play(self, message: dict[str, Any]) -> None:
-        latest = self.latest
-        if self.run.stopping or latest is None or _turn(latest) != _turn(message):
-            return  # the state moved on meanwhile
-        entry = choose(message["legal"])
-        sent_at = time.perf_counter()
-        measured = self.run.measure_from <= sent_at < self.run.measure_to
-        self.pending = (message["table"]["match_number"], message["seq"], sent_at, measured)
-        self.send({"type": "play", "seq": message["seq"], "card": entry["card"],
-                   "captured": entry["captured"]})
+    def play(self, state: dict[str, Any]) -> None:
+        if not self.client.stopping:
+            super().play(state)
 
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.socket is not None
-        task = asyncio.ensure_future(self.socket.send(json.dumps(message)))
-        task.add_done_callback(_ignore_closed)
-
-
-def _turn(message: dict[str, Any]) -> tuple[int, int]:
-    return message["table"]["match_number"], message["seq"]
-
-
-def _ignore_closed(task: asyncio.Future[None]) -> None:
-    if not task.cancelled():
-        task.exception()  # a socket closed under a send is counted by its reader
+    def choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        """The first legal entry that captures the most cards."""
+        return max(legal, key=lambda entry: len(entry["captured"]))
 
 
 async def _probe_lag(run: ClientRun) -> None:
     """Record how late a periodic timer fires: the client's own event-loop delay."""
     while not run.stopping:
-        before = time.perf_counter()
+        before = time.monotonic()
         await asyncio.sleep(LAG_TICK)
-        late = time.perf_counter() - before - LAG_TICK
+        late = time.monotonic() - before - LAG_TICK
         if run.measure_from <= before < run.measure_to:
             run.loop_lags.append(late * 1000)
 
@@ -492,7 +439,7 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
     seats = [Seat(ticket, run) for ticket in tickets]
     limit = asyncio.Semaphore(CONNECT_AT_ONCE)
     try:
-        await asyncio.gather(*(seat.connect(limit) for seat in seats))
+        await asyncio.gather(*(seat.open(limit) for seat in seats))
     except Exception as error:
         ready.put((slot, f"could not connect: {error!r}"))
         raise
@@ -503,10 +450,10 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
                        if not ticket.master}  # (the master's moves take their time)
     if not any(run.preroll.values()):
         run.prerolled.set()
-    readers = [asyncio.create_task(seat.play()) for seat in seats]
+    readers = [asyncio.create_task(seat.keep_playing()) for seat in seats]
     for seat in seats:
-        if seat.latest is not None:
-            seat.consider(seat.latest)
+        if seat.state is not None:
+            seat.consider(seat.state)
     try:
         await asyncio.wait_for(run.prerolled.wait(), PREROLL_SECONDS)
     except TimeoutError:
@@ -514,30 +461,28 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
         raise
     ready.put((slot, None))
     await asyncio.to_thread(go.wait)
-    # start_at is a time.monotonic() instant; perf_counter runs on the same clock on Linux
-    # but not everywhere, so translate it.
-    offset = time.perf_counter() - time.monotonic()
-    begin = start_at.value + offset
+    begin = start_at.value  # a time.monotonic() instant, as every time here
     loop = asyncio.get_running_loop()
-    await asyncio.sleep(max(0.0, begin - time.perf_counter()))
+    await asyncio.sleep(max(0.0, begin - time.monotonic()))
     run.measure_from = begin + settings.warmup
     run.measure_to = run.measure_from + settings.seconds
-    loop.call_at(loop.time() + (run.measure_from - time.perf_counter()),
+    loop.call_at(loop.time() + (run.measure_from - time.monotonic()),
                  lambda: run.cpu_window.append(time.process_time()))
-    loop.call_at(loop.time() + (run.measure_to - time.perf_counter()),
+    loop.call_at(loop.time() + (run.measure_to - time.monotonic()),
                  lambda: run.cpu_window.append(time.process_time()))
     run.started.set()
     lag = asyncio.create_task(_probe_lag(run))
     spread = 2 * settings.think_ms / 1000
     for seat in seats:
-        if seat.latest is not None:
-            seat.consider(seat.latest, first_think=run.rng.uniform(0, spread))
-    await asyncio.sleep(max(0.0, run.measure_to - time.perf_counter()))
+        if seat.state is not None:
+            seat.consider(seat.state, first_think=run.rng.uniform(0, spread))
+    await asyncio.sleep(max(0.0, run.measure_to - time.monotonic()))
     run.stopping = True
-    deadline = time.perf_counter() + DRAIN_SECONDS
-    while any(seat.pending is not None for seat in seats) and time.perf_counter() < deadline:
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while any(seat.pending is not None for seat in seats) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    run.unanswered = sum(1 for seat in seats if seat.pending is not None and seat.pending[3])
+    run.unanswered = sum(1 for seat in seats
+                         if seat.pending is not None and run.measured(seat.pending[1]))
     await asyncio.gather(*(seat.socket.close() for seat in seats if seat.socket is not None),
                          return_exceptions=True)
     for reader in readers:
@@ -549,7 +494,7 @@ async def _client_main(tickets: Sequence[Ticket], settings: Settings,
             "errors": dict(run.errors), "comebacks": run.comebacks,
             "lost_sockets": run.lost_sockets, "retries": dict(run.retries),
             "handshakes": run.handshakes,
-            "confirmed": run.confirmed,
+            "confirmed": run.confirmed(),
             "unanswered": run.unanswered, "disconnects": run.disconnects,
             "loop_lags": run.loop_lags, "cpu_seconds": cpu}
 
@@ -569,17 +514,6 @@ def client_process(tickets: Sequence[Ticket], settings: Settings,
         results.put((slot, {"failed": repr(error)}))
         raise
     results.put((slot, figures))
-
-
-# -- figures ---------------------------------------------------------------------------
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (fewer than the machine's under taskset)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -702,7 +636,7 @@ def _watch(args: argparse.Namespace, measure_from: float, measure_to: float,
 
     def look(pids: list[int]) -> None:
         for top in pids:
-            for pid in _tree(top):
+            for pid in process_tree(top):
                 with contextlib.suppress(OSError, ValueError):
                     seen[pid] = cpu_seconds(pid)
 
@@ -814,7 +748,7 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
         passed = (bool(kills) and len(back) == len(kills) and max(back) < 5
                   and lost is not None and lost["missing"] == lost["different"] == 0)
     return {
-        **stamp("capacity.py"),
+        **stamp("capacity"),
         "machine": {"cores": cores, "usable_cores": usable_cores(), "cpu": cpu_model(),
                     "python": platform.python_version()},
         "servers": args.servers or 1,

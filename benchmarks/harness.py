@@ -1,8 +1,10 @@
 """What the benchmarks against a real ``basra serve`` share: a free port, the server process
 and its log, CPU time, percentiles, the machine's description and the results file.
 
-The benchmarks run as ``python benchmarks/NAME.py``, which puts this folder on ``sys.path``:
-they import this module by its plain name.
+``capacity`` and ``reliability`` run as modules from the repository root (``python -m
+benchmarks.capacity``) and import it as ``benchmarks.harness``, and the helpers the tests
+share as ``tests.support``; the other scripts run as ``python benchmarks/NAME.py``, which
+puts this folder on ``sys.path``, and import it by its plain name.
 """
 
 from __future__ import annotations
@@ -190,6 +192,33 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (fewer than the machine's under taskset)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU ticks of the whole machine, from /proc/stat."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return float(sum(values) - idle), float(sum(values))
+
+
+def process_tree(pid: int) -> list[int]:
+    """A process and its children (PostgreSQL's backends, nginx's worker)."""
+    found = [pid]
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            found += process_tree(int(child))
+    return found
+
+
 def raise_open_files() -> None:
     """Lift the soft limit on open files: each table costs sockets on both ends."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -209,8 +238,12 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 def stamp(script: str) -> dict[str, str]:
-    """The command line and the date of this run of ``benchmarks/<script>``."""
-    return {"command": shlex.join(["python", f"benchmarks/{script}", *sys.argv[1:]]),
+    """The command line and the date of this run of ``benchmarks/<script>`` (a file such as
+    ``strength.py``), or of ``python -m benchmarks.<script>`` (a module such as
+    ``capacity``)."""
+    run = ([f"benchmarks/{script}"] if script.endswith(".py")
+           else ["-m", f"benchmarks.{script}"])
+    return {"command": shlex.join(["python", *run, *sys.argv[1:]]),
             "date": datetime.now(UTC).isoformat(timespec="seconds")}
 
 

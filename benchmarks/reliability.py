@@ -2,9 +2,9 @@
 
 Usage (from the repository root, with the project installed):
 
-    python benchmarks/reliability.py                       # everything, about 3 minutes
-    python benchmarks/reliability.py --kills 3 --after-seconds 10
-    python benchmarks/reliability.py --json --out /tmp/reliability.json
+    python -m benchmarks.reliability                       # everything, about 3 minutes
+    python -m benchmarks.reliability --kills 3 --after-seconds 10
+    python -m benchmarks.reliability --json --out /tmp/reliability.json
 
 Two parts, each against ``python -m basra serve`` on a free port with a fresh SQLite file:
 
@@ -56,7 +56,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import (
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from sqlalchemy import create_engine, select
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from basra.cards import CARD_NAMES, card_names
+from basra.store.schema import moves_table
+from benchmarks.harness import (
     Server,
     cpu_model,
     cpu_seconds,
@@ -68,15 +77,7 @@ from harness import (
     save,
     stamp,
 )
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from sqlalchemy import create_engine, select
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-
-from basra.cards import CARD_NAMES, card_names
-from basra.store.schema import moves_table
+from tests.support.seats import SeatClient, TableLog, seat_clients, two_human_tables
 
 TARGET_LOST = 0
 TARGET_P99_MS = 100.0
@@ -85,12 +86,8 @@ LIFTED = ("--create-limit 100000/minute --join-limit 100000/minute "
           "--socket-limit 100000/minute "
           "--sockets-per-address 100000 --bot-delay 0")
 """The kill part's options: one client address plays every table."""
-LONG_MATCH = {"target": 10000}
-"""House rules under which a match outlasts the run (its ``seq`` only grows)."""
 START_SECONDS = 60.0
 """How long a server may take to answer ``/readyz``."""
-
-State = dict[str, Any]
 
 
 # -- figures ---------------------------------------------------------------------------
@@ -120,131 +117,6 @@ async def serving(template: str, db: Path, extra: str, folder: Path
     with start_server(template, db, extra, folder) as server:
         await server.ready("/readyz", START_SECONDS)
         yield server
-
-
-async def two_human_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
-    """``count`` tables of two humans, both seats taken: (code, [token 0, token 1])."""
-    body = {"seats": [{"kind": "human"}, {"kind": "human"}], "rules": LONG_MATCH}
-    limit = asyncio.Semaphore(20)
-
-    async def one(client: httpx.AsyncClient) -> tuple[str, list[str]]:
-        async with limit:
-            created = await client.post("/api/tables", json=body)
-            created.raise_for_status()
-            code = created.json()["code"]
-            joined = await client.post(f"/api/tables/{code}/join", json={})
-            joined.raise_for_status()
-            return code, [created.json()["token"], joined.json()["token"]]
-
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        return list(await asyncio.gather(*(one(client) for _ in range(count))))
-
-
-# -- a seat ----------------------------------------------------------------------------
-
-
-@dataclass
-class Confirmed:
-    """What the clients of one table saw confirmed: seq -> ``last_play``."""
-
-    code: str
-    tokens: list[str]
-    plays: dict[int, State | None] = field(default_factory=dict)
-    conflicts: int = 0
-
-    def confirm(self, state: State) -> None:
-        seq = state["seq"]
-        if seq not in self.plays:
-            self.plays[seq] = state["last_play"]
-        elif self.plays[seq] != state["last_play"]:
-            self.conflicts += 1
-
-    @property
-    def top(self) -> int:
-        return max(self.plays, default=0)
-
-
-class Seat:
-    """One seat's socket: plays the first legal move ``pace`` seconds after its turn
-    comes, and times each play's round trip (send → the state with a larger ``seq``)."""
-
-    def __init__(self, table: Confirmed, seat: int, ws_base: str, pace: float) -> None:
-        self.table = table
-        self.seat = seat
-        self.url = f"{ws_base}/ws/{table.code}?token={table.tokens[seat]}"
-        self.pace = pace
-        self.playing = True
-        self.socket: ClientConnection | None = None
-        self.first: State | None = None
-        self.latest: State | None = None
-        self.planned = -1
-        self.pending: tuple[int, float] | None = None
-        self.round_trips: list[tuple[float, float]] = []
-        """(monotonic send time, round trip in ms)."""
-        self.errors: Counter[str] = Counter()
-        self.disconnected = False
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> Seat:
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    async def run(self) -> None:
-        try:
-            async with connect(self.url, open_timeout=30, max_size=2**22) as ws:
-                self.socket = ws
-                async for raw in ws:
-                    self.receive(json.loads(raw))
-        except (ConnectionClosed, OSError):
-            self.disconnected = self.playing
-
-    def receive(self, message: State) -> None:
-        if message["type"] == "error":
-            self.errors[message["code"]] += 1
-            if message["code"] == "storage_down":
-                self.planned = -1
-            return
-        if message["type"] != "state":
-            return
-        now = time.monotonic()
-        if self.first is None:
-            self.first = message
-        self.latest = message
-        self.table.confirm(message)
-        seq = message["seq"]
-        if self.pending is not None and seq > self.pending[0]:
-            sent_at = self.pending[1]
-            self.round_trips.append((sent_at, (now - sent_at) * 1000))
-            self.pending = None
-        deal = message["deal"]
-        if (self.playing and message["paused"] is None and message["result"] is None
-                and deal is not None and deal["to_play"] == self.seat and message["legal"]
-                and self.planned != seq):
-            self.planned = seq
-            if self.pace:
-                asyncio.get_running_loop().call_later(self.pace, self.play, message)
-            else:
-                self.play(message)
-
-    def play(self, state: State) -> None:
-        if (not self.playing or self.socket is None or self.latest is None
-                or self.latest["seq"] != state["seq"]):
-            return
-        move = state["legal"][0]
-        self.pending = (state["seq"], time.monotonic())
-        sending = asyncio.ensure_future(self.socket.send(json.dumps(
-            {"type": "play", "seq": state["seq"], "card": move["card"],
-             "captured": move["captured"]})))
-        sending.add_done_callback(lambda done: done.cancelled() or done.exception())
-
-    async def close(self) -> None:
-        self.playing = False
-        if self.socket is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(), 5)
-        if self.task is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.task, 5)
 
 
 # -- the flood processes ---------------------------------------------------------------
@@ -419,10 +291,8 @@ async def flood_part(args: argparse.Namespace, folder: Path, progress: Progress,
                      pool: concurrent.futures.Executor) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     async with serving(args.server_cmd, folder / "flood.db", "", folder) as server:
-        ((code, tokens),) = await two_human_tables(server.base, 1)
-        bystander = Confirmed(code, tokens)
-        seats = [Seat(bystander, seat, server.ws_base, args.pace_ms / 1000).start()
-                 for seat in (0, 1)]
+        (bystander,) = await two_human_tables(server.base, 1)
+        seats = seat_clients([bystander], server.ws_base, args.pace_ms / 1000)
         windows = Windows(server.pid)
         await wait_with_progress(progress, "warm-up       ", 2)
 
@@ -495,9 +365,9 @@ async def flood_part(args: argparse.Namespace, folder: Path, progress: Progress,
                                     ("before", "during", "after", "after, first half",
                                      "after, second half", "sockets")},
         "server_cpu_percent": windows.cpu,
-        "bystander_errors": dict(sum((seat.errors for seat in seats), Counter())),
-        "bystander_disconnects": sum(seat.disconnected for seat in seats),
-        "bystander_conflicts": bystander.conflicts,
+        "bystander_errors": error_codes(seats),
+        "bystander_disconnects": sum(seat.dropped for seat in seats),
+        "bystander_conflicts": len(bystander.conflicts),
     }
 
 
@@ -520,14 +390,19 @@ def stored_moves(db: Path, codes: list[str]) -> dict[str, list[int]]:
     return found
 
 
-def compare(tables: list[Confirmed], stored: dict[str, list[int]]) -> tuple[int, int]:
+def error_codes(seats: list[SeatClient]) -> dict[str, int]:
+    """How many errors of each code the seats were sent."""
+    return dict(Counter(error["code"] for seat in seats for error in seat.errors))
+
+
+def compare(tables: list[TableLog], stored: dict[str, list[int]]) -> tuple[int, int]:
     """(confirmed plays the database lacks or holds otherwise, plays stored but never
     confirmed)."""
     lost = 0
     unconfirmed = 0
     for table in tables:
         moves = stored[table.code]
-        for seq, last in table.plays.items():
+        for seq, last in table.confirmed.items():
             if seq == 0:
                 continue
             if seq > len(moves) or last is None:
@@ -550,12 +425,10 @@ async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
     server = start_server(args.server_cmd, db, LIFTED, folder)
     try:
         await server.ready("/readyz", START_SECONDS)
-        tables = [Confirmed(code, tokens)
-                  for code, tokens in await two_human_tables(server.base, args.kill_tables)]
+        tables = await two_human_tables(server.base, args.kill_tables)
         for _ in range(args.kills):
             tops = {table.code: table.top for table in tables}
-            seats = [Seat(table, seat, server.ws_base, 0).start()
-                     for table in tables for seat in (0, 1)]
+            seats = seat_clients(tables, server.ws_base)
             deadline = time.monotonic() + 60
             while not all(seat.first is not None for seat in seats):
                 if time.monotonic() > deadline:
@@ -563,7 +436,7 @@ async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
                 await asyncio.sleep(0.01)
             # A restarted server must show at least every play confirmed before.
             regressed = sum(1 for seat in seats if seat.first is not None
-                            and seat.first["seq"] < tops[seat.table.code])
+                            and seat.first["seq"] < tops[seat.code])
             play_for = rng.uniform(2, 5)
             await asyncio.sleep(play_for)
             server.kill()
@@ -577,7 +450,7 @@ async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
                            "plays_per_second": round(confirmed / play_for, 1),
                            "lost": lost, "stored_unconfirmed": unconfirmed,
                            "restart_s": round(restart, 2), "regressed": regressed,
-                           "errors": dict(sum((seat.errors for seat in seats), Counter()))})
+                           "errors": error_codes(seats)})
             progress.update(bar, advance=1)
     finally:
         server.stop()
@@ -589,7 +462,7 @@ async def kill_part(args: argparse.Namespace, folder: Path, progress: Progress
         "lost": sum(r["lost"] for r in rounds),
         "stored_unconfirmed": sum(r["stored_unconfirmed"] for r in rounds),
         "regressed": sum(r["regressed"] for r in rounds),
-        "conflicts": sum(table.conflicts for table in tables),
+        "conflicts": sum(len(table.conflicts) for table in tables),
         "restart_s": {"p50": round(percentile(sorted(restarts), 50), 2),
                       "max": round(max(restarts, default=math.nan), 2)},
         "rounds": rounds,
@@ -603,7 +476,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     raise_open_files()
     columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn())
     result: dict[str, Any] = {
-        **stamp("reliability.py"),
+        **stamp("reliability"),
         "machine": {"cores": os.cpu_count() or 1, "cpu": cpu_model(),
                     "python": platform.python_version(),
                     "load_average_before": [round(v, 2) for v in os.getloadavg()]},

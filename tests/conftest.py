@@ -1,4 +1,5 @@
-"""The whole suite's set-up: a throwaway PostgreSQL server for the storage tests.
+"""The whole suite's set-up: a throwaway PostgreSQL server for the storage tests, the
+markers and the quick run.
 
 The storage tests (``test_store.py``, ``test_migrations.py``, ``web/test_api.py``,
 ``web/test_durability.py``) also run on PostgreSQL when ``BASRA_TEST_POSTGRES_URL`` names a
@@ -13,6 +14,11 @@ process if the session is killed).
   with one line saying so (``sh tests/system-packages.sh`` installs it).
 - A set ``BASRA_TEST_POSTGRES_URL`` is used as it is; set to nothing, it leaves PostgreSQL
   out.
+
+The markers (declared in ``pyproject.toml``) say what a test needs: ``e2e`` (Chromium),
+``postgres`` (the PostgreSQL server; every variant parametrized with ``"postgresql"`` gets
+it here), ``cluster`` (PostgreSQL, Redis and nginx) and ``slow`` (seconds or more).
+``pytest --quick`` runs the rest, the everyday run, and starts no PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,19 +27,32 @@ import os
 
 import pytest
 
-from services import Postgres, server_binaries
+from tests.support.services import Postgres, server_binaries
 
 URL_VARIABLE = "BASRA_TEST_POSTGRES_URL"
+QUICK = "not e2e and not slow and not postgres and not cluster"
+"""What ``--quick`` selects."""
 
 cluster: Postgres | None = None
 left_out: str | None = None
 """Why the PostgreSQL variants did not run, said at the end of the run."""
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--quick", action="store_true",
+                     help="the everyday run: leave out the tests marked e2e, slow, postgres or "
+                          "cluster (as well as what -m leaves out), and start no PostgreSQL")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     global cluster, left_out
     if config.getoption("help", False):
+        return
+    if config.getoption("quick"):
+        asked = config.option.markexpr
+        config.option.markexpr = f"({asked}) and {QUICK}" if asked else QUICK
+        left_out = "PostgreSQL: left out (--quick)."
         return
     if URL_VARIABLE in os.environ:
         if not os.environ[URL_VARIABLE]:
@@ -59,6 +78,17 @@ def pytest_configure(config: pytest.Config) -> None:
             "to leave PostgreSQL out.") from None
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``postgres`` every test parametrized with ``"postgresql"`` (the storage tests'
+    ``database`` and ``backend`` parameters), before ``-m`` selects."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and any(isinstance(value, str) and value == "postgresql"
+                                        for value in callspec.params.values()):
+            item.add_marker(pytest.mark.postgres)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     global cluster
     if cluster is not None:
@@ -76,7 +106,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the fast path's kernels once, before any test runs: on a fresh checkout
     that takes a minute or two (then numba's cache makes every later start quick), and
     tests that start ``basra`` in a subprocess with a timeout must not pay for it."""
-    if session.config.getoption("help", False):
+    if session.config.getoption("help", False) or session.config.option.collectonly:
         return
     from basra import fast
 

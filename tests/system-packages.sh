@@ -8,7 +8,7 @@
 #                 test session starts (tests/conftest.py);
 #   redis-server, nginx
 #                 the tests of many servers (tests/web/test_cluster.py) start their own
-#                 Redis and nginx balancer on loopback ports (tests/services.py).
+#                 Redis and nginx balancer on loopback ports (tests/support/services.py).
 # Uses sudo when not root. Usage: sh tests/system-packages.sh
 set -eu
 

@@ -201,6 +201,7 @@ def test_the_document_links_the_record_and_sums_up_each_player() -> None:
     assert move_text(decisions[0].best) == document["decisions"][0]["best"]
 
 
+@pytest.mark.slow
 def test_analyze_command_json_and_errors(tmp_path: Path) -> None:
     record, deal, play, seat, _ = _blunder_record()
     path = tmp_path / "match.json"

@@ -162,6 +162,7 @@ def test_same_results_in_one_process_or_in_a_pool() -> None:
     assert len(ticks) == 6
 
 
+@pytest.mark.slow
 def test_a_master_of_fixed_samples_plays_the_same_in_one_process_or_in_a_pool() -> None:
     """--master-samples: the master's play depends on the seeds alone, not on the time
     it is given or how busy the machine is."""

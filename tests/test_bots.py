@@ -18,7 +18,7 @@ from basra.observe import observe, observe_state
 from basra.position import parse_position
 from basra.rules import PRESETS, make_rules
 from basra.state import DealState, apply, legal_moves, new_deal, parse_move
-from positions import last_batch_states
+from tests.support.positions import last_batch_states
 
 # Seat 1 to play with 4C and 9C on a floor of AC; seat 0 holds 5S and 8S, the last cards
 # of the deal. Trailing the 4C lets seat 0's 5S take A+4 and clear the floor: a basra.
@@ -222,6 +222,7 @@ def test_master_estimates_every_move_best_first() -> None:
     assert all(e.samples == 3 for e in estimates)
 
 
+@pytest.mark.slow
 def test_master_uses_worker_processes_and_closes_them() -> None:
     match = Match(make_rules("egyptian"), seed=5)
     view = observe(match, match.state.to_play)

@@ -61,6 +61,7 @@ def test_capture_json_matches_the_issue_example() -> None:
     }
 
 
+@pytest.mark.slow
 def test_capture_under_pasur_has_the_same_shape() -> None:
     result = basra("capture", "--variant", "pasur", "--floor", "7S 5D 2C KH", "--card", "4H",
                    "--json")
@@ -77,6 +78,7 @@ def test_capture_under_pasur_has_the_same_shape() -> None:
                              "--card", "4H").stdout
 
 
+@pytest.mark.slow
 def test_pasur_simulates_records_replays_and_benches(tmp_path: Path) -> None:
     result = basra("simulate", "-v", "pasur", "-p", "3", "-n", "3", "--bots",
                    "expert,greedy,random", "--records", str(tmp_path), "--json")
@@ -202,6 +204,7 @@ def test_simulate_writes_valid_records_and_a_summary(tmp_path: Path) -> None:
         assert [p["name"] for p in record["players"]] == ["greedy", "random"] * 2
 
 
+@pytest.mark.slow
 def test_simulate_is_reproducible_and_never_overwrites(tmp_path: Path) -> None:
     first = basra("simulate", "-n", "2", "--seed", "5", "--records", str(tmp_path / "a"))
     second = basra("simulate", "-n", "2", "--seed", "5", "--records", str(tmp_path / "b"))
@@ -213,6 +216,7 @@ def test_simulate_is_reproducible_and_never_overwrites(tmp_path: Path) -> None:
     assert "never overwritten" in again.stderr
 
 
+@pytest.mark.slow
 def test_replay_json_gives_each_deal_score_and_the_result(tmp_path: Path) -> None:
     basra("simulate", "-v", "three-player", "-n", "1", "--seed", "3", "--records", str(tmp_path))
     result = basra("replay", str(tmp_path / "match-3.json"), "--json")
@@ -255,6 +259,7 @@ def test_replay_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     assert result.returncode == 2
 
 
+@pytest.mark.slow
 def test_bench_json_shape() -> None:
     result = basra("bench", "--seconds", "0.2", "--json")
     assert result.returncode == 0, result.stderr
@@ -430,6 +435,7 @@ def test_play_ctrl_c_saves_the_unfinished_record(tmp_path: Path) -> None:
     assert not replay(record).is_over
 
 
+@pytest.mark.slow
 def test_play_with_hints_against_the_expert(tmp_path: Path) -> None:
     path = tmp_path / "hinted.json"
     result = basra("play", "--seed", "12", "--opponents", "expert", "--hints", "--think-ms",
@@ -441,6 +447,7 @@ def test_play_with_hints_against_the_expert(tmp_path: Path) -> None:
     assert replay(record).is_over
 
 
+@pytest.mark.slow
 def test_simulate_and_arena_accept_every_level(tmp_path: Path) -> None:
     result = basra("simulate", "-n", "1", "--bots", "expert,master", "--think-ms", "20",
                    "--json")
@@ -532,6 +539,7 @@ def test_usage_mistakes_are_one_line_without_the_usage_block(args: list[str],
     assert result.stdout == ""
 
 
+@pytest.mark.slow
 def test_bad_values_in_a_rules_file_name_the_file(tmp_path: Path) -> None:
     cases = {
         'basra_points = "x"\n': "option basra_points must be a whole number, not 'x'",
@@ -561,6 +569,7 @@ def test_the_command_line_is_not_blamed_on_the_rules_file(tmp_path: Path) -> Non
     assert line.startswith("error: option target must be") and "house.toml" not in line
 
 
+@pytest.mark.slow
 def test_variants_say_which_player_counts_are_partnerships() -> None:
     shown = basra("variants", "iraqi").stdout
     assert "players          │ 2, 3 or 4 (4 in partnerships)" in shown
@@ -609,6 +618,7 @@ def test_capture_shows_suit_symbols() -> None:
     assert result.stdout == "7♥ captures 7♠ 4♥ 3♣\n"
 
 
+@pytest.mark.slow
 def test_bench_splits_its_seconds_between_the_three_measurements() -> None:
     started = time.monotonic()
     result = basra("bench", "--seconds", "3", "--json")
@@ -631,6 +641,7 @@ def test_command_line_start_up_loads_no_web_framework() -> None:
     assert result.stdout.strip() == "[]", result.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_other_commands_exits_130_quietly(tmp_path: Path) -> None:
     import signal
 

@@ -400,6 +400,7 @@ def test_the_tree_deals_few_deals_for_a_read_seat_that_plays_otherwise() -> None
                                       "read_styles": False}, {"policy": 4}],
                          ids=["the master before the compiled search", "expert rollouts"])
 @pytest.mark.parametrize(("name", "players"), GAMES)
+@pytest.mark.slow
 def test_the_master_plays_legal_moves_with_other_settings(
         name: str, players: int, options: dict[str, object]) -> None:
     from basra.bots.master import MasterBot, SearchSettings

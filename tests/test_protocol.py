@@ -362,6 +362,7 @@ def test_a_crashing_bot_is_restarted_then_replaced(tmp_path: Path,
     assert [bool(d.errors) for d in answered] == [False, False, True] * 4
 
 
+@pytest.mark.slow
 def test_a_hanging_bot_times_out_and_is_killed(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "hang.log"
@@ -542,6 +543,7 @@ def test_the_bot_seed_does_not_reveal_the_match_seed(tmp_path: Path,
     assert len(seeds) == 2 and not seeds & {18, 180}
 
 
+@pytest.mark.slow
 def test_close_leaves_no_process_running(tmp_path: Path) -> None:
     command = bot_command(tmp_path, "stubborn", """\
         first = sys.stdin.readline() and sys.stdin.readline()

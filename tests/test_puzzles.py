@@ -145,6 +145,7 @@ def test_the_line_plays_the_deal_out() -> None:
         puzzle.solution
 
 
+@pytest.mark.slow
 def test_puzzles_command_mines_and_verifies(tmp_path: Path) -> None:
     records = tmp_path / "records"
     records.mkdir()

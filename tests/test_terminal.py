@@ -165,6 +165,7 @@ def test_end_of_input_on_a_terminal_saves_and_exits_0(
 
 
 @pytest.mark.parametrize("when", ["at the prompt", "while the master thinks"])
+@pytest.mark.slow
 def test_ctrl_c_against_the_master_exits_130_without_a_traceback(
         tmp_path: Path, terminals: list[Terminal], when: str) -> None:
     path = tmp_path / "interrupted.json"

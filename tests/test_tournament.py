@@ -57,6 +57,7 @@ def test_a_tournament_needs_two_sides_and_distinct_bots() -> None:
         run_tournament(make_rules("egyptian"), "egyptian", ["greedy", "greedy"], 2)
 
 
+@pytest.mark.slow
 def test_the_tournament_command_prints_a_crosstable_and_json() -> None:
     bot = f"cmd:{sys.executable} examples/bot_example.py"
     result = basra("tournament", "-v", "egyptian", "-p", "4", "--bots",
@@ -84,6 +85,7 @@ def test_the_tournament_command_prints_a_crosstable_and_json() -> None:
         assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_ray_missing_is_one_line_and_exit_2(tmp_path: Path) -> None:
     # A ray module that cannot be imported, first on the path: as if Ray were not installed.
     (tmp_path / "ray.py").write_text("raise ImportError('no ray here')\n")
@@ -96,6 +98,7 @@ def test_ray_missing_is_one_line_and_exit_2(tmp_path: Path) -> None:
                                          "pip install 'basra[ray]'")
 
 
+@pytest.mark.slow
 def test_an_unreachable_ray_address_is_one_line_and_exit_2() -> None:
     pytest.importorskip("ray", reason="the ray extra is not installed")
     import socket
@@ -127,6 +130,7 @@ def local_ray() -> Iterator[None]:
         ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_same_results_as_local_jobs(local_ray: None) -> None:
     from basra.arena.raycluster import ray_runner
 

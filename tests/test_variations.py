@@ -291,6 +291,7 @@ def test_leftover_split_gives_cards_out_oldest_first_from_the_side_after_the_cap
     assert end.piles[0] & mask("KS 3H QD 9S") == mask("KS 3H QD 9S")
 
 
+@pytest.mark.slow
 def test_leftover_split_with_no_capture_starts_with_the_first_player() -> None:
     rules = make_rules("egyptian", overrides={"leftover": "split", "bury": "none",
                                               "optional_capture": True})

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browsing import TIMEOUT_MS, Opener
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from realserver import Server, sqlite_url
+from tests.support.browsing import TIMEOUT_MS, Opener
+from tests.support.realserver import Server, sqlite_url
 
 CHROMIUM = os.environ.get("BASRA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,11 +33,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "e2e: end-to-end tests in a real browser against `basra serve`")
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from browsing import Opener, expect_translated
 from playwright.sync_api import Page, expect
 
 from basra.bots.simple import GreedyBot
@@ -20,7 +19,8 @@ from basra.record import Player, dumps, match_record
 from basra.rules import make_rules
 from basra.store import Store
 from basra.study.puzzles import packaged_puzzles
-from realserver import Server, sqlite_url
+from tests.support.browsing import Opener, expect_translated
+from tests.support.realserver import Server, sqlite_url
 
 pytestmark = pytest.mark.e2e
 

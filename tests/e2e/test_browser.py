@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import NEXT_EVENT, PLAYED_OR_CHOOSING, TABLE_URL, TURN_TIMEOUT_MS
 from playwright.sync_api import Locator, Page, expect
 from websockets.sync.client import connect
 
 from basra.record import replay
+from tests.support.browsing import NEXT_EVENT, PLAYED_OR_CHOOSING, TABLE_URL, TURN_TIMEOUT_MS
 
 pytestmark = pytest.mark.e2e
 

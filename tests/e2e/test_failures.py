@@ -21,10 +21,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import NEXT_EVENT, PLAYED_OR_CHOOSING, TABLE_URL, TURN_TIMEOUT_MS, VIEWPORT, Opener
 from playwright.sync_api import Locator, Page, expect
 
-import realserver
+from tests.support import realserver
+from tests.support.browsing import (
+    NEXT_EVENT,
+    PLAYED_OR_CHOOSING,
+    TABLE_URL,
+    TURN_TIMEOUT_MS,
+    VIEWPORT,
+    Opener,
+)
 
 pytestmark = pytest.mark.e2e
 

@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import (
+from playwright.sync_api import Locator, Page, ViewportSize, expect
+from websockets.sync.client import connect
+
+from tests.support.browsing import (
     NEXT_EVENT,
     PHONE,
     PLAYED_OR_CHOOSING,
@@ -33,10 +36,7 @@ from browsing import (
     Opener,
     expect_translated,
 )
-from playwright.sync_api import Locator, Page, ViewportSize, expect
-from websockets.sync.client import connect
-
-from realserver import Server, sqlite_url
+from tests.support.realserver import Server, sqlite_url
 
 pytestmark = pytest.mark.e2e
 

@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import (
+from playwright.sync_api import BrowserContext, Page, ViewportSize, WebSocketRoute, expect
+
+from tests.support.browsing import (
     NEXT_EVENT,
     PHONE,
     PLAYED_OR_CHOOSING,
@@ -33,9 +35,7 @@ from browsing import (
     Opener,
     expect_translated,
 )
-from playwright.sync_api import BrowserContext, Page, ViewportSize, WebSocketRoute, expect
-
-from realserver import Server, sqlite_url
+from tests.support.realserver import Server, sqlite_url
 
 pytestmark = pytest.mark.e2e
 

@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import (
+from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
+
+from basra.match import Match
+from basra.record import Player, dumps, match_record
+from basra.rules import make_rules
+from tests.support.browsing import (
     NEXT_EVENT,
     PHONE,
     PLAYED_OR_CHOOSING,
@@ -29,12 +34,7 @@ from browsing import (
     Opener,
     expect_translated,
 )
-from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
-
-from basra.match import Match
-from basra.record import Player, dumps, match_record
-from basra.rules import make_rules
-from realserver import Server, sqlite_url
+from tests.support.realserver import Server, sqlite_url
 
 pytestmark = pytest.mark.e2e
 

@@ -16,9 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import NEXT_EVENT, PLAYED_OR_CHOOSING, TIMEOUT_MS, TURN_TIMEOUT_MS, VIEWPORT, Opener
 from playwright.sync_api import Locator, Page, ViewportSize, WebSocketRoute, expect
 from websockets.sync.client import connect
+
+from tests.support.browsing import (
+    NEXT_EVENT,
+    PLAYED_OR_CHOOSING,
+    TIMEOUT_MS,
+    TURN_TIMEOUT_MS,
+    VIEWPORT,
+    Opener,
+)
 
 pytestmark = pytest.mark.e2e
 

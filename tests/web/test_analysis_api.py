@@ -30,6 +30,7 @@ def _wait_for_analysis(web: Any, record_id: int, seconds: float = 120) -> dict[s
     raise AssertionError(f"record {record_id} was not analysed in {seconds} s")
 
 
+@pytest.mark.slow
 def test_a_finished_match_is_analysed_in_the_background_and_stored(web: Any) -> None:
     quick = web.quick("Amira")
     web.play_to_end([web.connect(quick["code"], quick["token"])])
@@ -100,6 +101,7 @@ def test_an_account_has_a_puzzle_rating_that_counts_first_answers(web: Any) -> N
     assert web.ok(web.http.get("/api/puzzles/rating"))["rating"] is None
 
 
+@pytest.mark.slow
 def test_hints_only_for_the_seated_player_on_its_turn_against_computers(web: Any) -> None:
     quick = web.quick("Amira")
     code, token = quick["code"], quick["token"]

@@ -34,16 +34,19 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-import services
 from basra.record import replay
-from realserver import Server, until
+from tests.support import services
+from tests.support.realserver import Server, until
 
 POSTGRES = os.environ.get("BASRA_TEST_POSTGRES_URL", "")
 
-pytestmark = pytest.mark.skipif(
-    not POSTGRES or bool(services.missing_programs()),
-    reason="many servers need PostgreSQL, redis-server and nginx "
-           "(sh tests/system-packages.sh installs them)")
+pytestmark = [
+    pytest.mark.cluster,
+    pytest.mark.postgres,
+    pytest.mark.skipif(not POSTGRES or bool(services.missing_programs()),
+                       reason="many servers need PostgreSQL, redis-server and nginx "
+                              "(sh tests/system-packages.sh installs them)"),
+]
 
 State = dict[str, Any]
 WAIT = 10.0

@@ -32,13 +32,32 @@ import httpx2 as httpx
 import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import create_async_engine
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from basra.cards import CARD_NAMES, card_names
 from basra.store import database_url
 from basra.store.schema import moves_table, records_table, seats_table, tables_table
-from realserver import Server, fill_under, free_port, serve_command, small_tmpfs, sqlite_url, until
+from tests.support.realserver import (
+    Server,
+    fill_under,
+    free_port,
+    serve_command,
+    small_tmpfs,
+    sqlite_url,
+    until,
+)
+from tests.support.seats import (
+    LONG_MATCH,
+    SeatClient,
+    State,
+    TableLog,
+    close_all,
+    turn_of,
+    two_human_tables,
+)
+
+pytestmark = pytest.mark.slow
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
@@ -48,12 +67,7 @@ LIFTED = ["--create-limit", "100000/minute", "--join-limit", "100000/minute",
           "--sockets-per-address", "100000"]
 """Options that lift the per-address limits: every test client is 127.0.0.1."""
 
-LONG_MATCH = {"target": 10000}
-"""House rules that keep a match going for the whole test (seq only grows)."""
-
 WAIT_SECONDS = 10.0
-
-State = dict[str, Any]
 
 
 # -- the server --------------------------------------------------------------------------
@@ -79,136 +93,29 @@ async def serving(url: str, folder: Path, *options: str) -> AsyncIterator[Server
 # -- the clients -------------------------------------------------------------------------
 
 
-class TableLog:
-    """What the clients of one table saw confirmed: seq -> ``last_play`` at that seq."""
+class Player(SeatClient):
+    """A seat (``tests/support/seats.py``) that also checks what it is shown: no hidden
+    card, only its own hand; it keeps the hands it was shown and counts paused states."""
 
-    def __init__(self, code: str, tokens: list[str]) -> None:
-        self.code = code
-        self.tokens = tokens
-        self.confirmed: dict[int, State | None] = {}
-        self.conflicts: list[str] = []
-        self.times: list[tuple[float, int]] = []
-        """(monotonic time, seq) of each newly confirmed seq."""
-
-    def confirm(self, state: State) -> None:
-        seq = state["seq"]
-        last = state["last_play"]
-        if seq not in self.confirmed:
-            self.confirmed[seq] = last
-            self.times.append((time.monotonic(), seq))
-        elif self.confirmed[seq] != last:
-            self.conflicts.append(f"{self.code} seq {seq}: {self.confirmed[seq]} then {last}")
-
-    @property
-    def top(self) -> int:
-        return max(self.confirmed, default=-1)
-
-    def confirmed_between(self, start: float, end: float) -> int:
-        return sum(1 for at, seq in self.times if start <= at < end and seq > 0)
-
-
-class Player:
-    """One seat's WebSocket: records every state, plays the first legal move whenever
-    it is the seat's turn (after ``pace`` seconds) and play is on."""
-
-    def __init__(self, log: TableLog, seat: int, ws_base: str, pace: float = 0.0) -> None:
-        self.log = log
-        self.seat = seat
-        self.url = f"{ws_base}/ws/{log.code}?token={log.tokens[seat]}"
-        self.pace = pace
-        self.playing = True
-        self.socket: ClientConnection | None = None
-        self.state: State | None = None
-        self.first: State | None = None
-        self.sent: dict[int, float] = {}
-        """seq -> when a play quoting it was sent."""
-        self.errors: list[State] = []
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
         self.leaks: list[str] = []
         self.hands: dict[tuple[int, int], frozenset[str]] = {}
         """(deal, seq) -> the hand this seat was shown."""
         self.paused_states = 0
-        self.closed: int | None = None
-        self.task: asyncio.Task[None] | None = None
 
-    def start(self) -> Player:
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    async def run(self) -> None:
-        try:
-            async with connect(self.url, open_timeout=10, max_size=2**22) as ws:
-                self.socket = ws
-                async for raw in ws:
-                    self.receive(json.loads(raw))
-        except ConnectionClosed as closed:
-            self.closed = closed.rcvd.code if closed.rcvd is not None else 1006
-        except OSError:
-            self.closed = -1
-        else:
-            self.closed = self.socket.close_code if self.socket is not None else -1
-
-    def receive(self, message: State) -> None:
-        if message["type"] == "error":
-            self.errors.append(message)
-            if message["code"] == "storage_down":  # refused: play it again once resumed
-                self.sent.pop(message["seq"], None)
-            return
-        if message["type"] != "state":
-            return
-        self.leaks += hidden_info_leaks(message, self.seat)
-        if message["deal"] is not None:
-            self.hands[message["deal"]["number"], message["seq"]] = frozenset(
-                message["deal"]["hand"])
-        if self.first is None:
-            self.first = message
-        self.state = message
-        self.log.confirm(message)
-        if message["paused"] is not None:
+    def on_state(self, state: State) -> None:
+        self.leaks += hidden_info_leaks(state, self.seat)
+        if state["deal"] is not None:
+            self.hands[state["deal"]["number"], state["seq"]] = frozenset(state["deal"]["hand"])
+        if state["paused"] is not None:
             self.paused_states += 1
-        if self.wants_to_play(message):
-            self.sent[message["seq"]] = -1.0  # planned
-            if self.pace:
-                asyncio.get_running_loop().call_later(self.pace, self.play, message)
-            else:
-                self.play(message)
+        super().on_state(state)
 
-    def my_turn(self, state: State | None = None) -> bool:
-        state = state if state is not None else self.state
-        return (state is not None and state["result"] is None and state["deal"] is not None
-                and state["deal"]["to_play"] == self.seat and bool(state["legal"]))
-
-    def wants_to_play(self, state: State) -> bool:
-        return (self.playing and state["paused"] is None and self.my_turn(state)
-                and state["seq"] not in self.sent)
-
-    def play(self, state: State) -> None:
-        latest = self.state
-        if (latest is None or latest["seq"] != state["seq"] or latest["paused"] is not None
-                or not self.playing):
-            self.sent.pop(state["seq"], None)  # the turn moved on, or play stopped
-            return
-        self.send_play(state)
-
-    def send_play(self, state: State) -> None:
-        move = state["legal"][0]
-        self.sent[state["seq"]] = time.monotonic()
-        self.send({"type": "play", "seq": state["seq"], "card": move["card"],
-                   "captured": move["captured"]})
-
-    def send(self, message: State) -> None:
-        if self.socket is None:
-            return
-        task = asyncio.ensure_future(self.socket.send(json.dumps(message)))
-        task.add_done_callback(lambda done: done.cancelled() or done.exception())
-
-    async def close(self) -> None:
-        self.playing = False
-        if self.socket is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(), 5)
-        if self.task is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.task, 5)
+    def in_flight(self) -> bool:
+        """Whether the play of the latest state's turn was sent and is not answered."""
+        return (self.state is not None and self.pending is not None
+                and self.pending[0] == turn_of(self.state))
 
 
 def hidden_info_leaks(state: State, seat: int | None) -> list[str]:
@@ -228,26 +135,12 @@ def hidden_info_leaks(state: State, seat: int | None) -> list[str]:
 
 async def new_tables(base: str, count: int, rules: State | None = None) -> list[TableLog]:
     """``count`` two-player tables of two humans, both seats taken."""
-    body = {"seats": [{"kind": "human"}, {"kind": "human"}], "rules": rules or LONG_MATCH}
-
-    async def one(client: httpx.AsyncClient) -> TableLog:
-        created = await client.post("/api/tables", json=body)
-        assert created.status_code == 200, created.text
-        code = created.json()["code"]
-        joined = await client.post(f"/api/tables/{code}/join", json={})
-        assert joined.status_code == 200, joined.text
-        return TableLog(code, [created.json()["token"], joined.json()["token"]])
-
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        return list(await asyncio.gather(*(one(client) for _ in range(count))))
+    return await two_human_tables(base, count, rules or LONG_MATCH)
 
 
 def seat_players(logs: list[TableLog], ws_base: str, pace: float = 0.0) -> list[Player]:
-    return [Player(log, seat, ws_base, pace).start() for log in logs for seat in (0, 1)]
-
-
-async def close_all(players: list[Player]) -> None:
-    await asyncio.gather(*(player.close() for player in players))
+    return [Player.at(log, seat, ws_base, pace=pace, open_timeout=10).start()
+            for log in logs for seat in (0, 1)]
 
 
 # -- what the database holds -------------------------------------------------------------
@@ -342,8 +235,8 @@ def test_kill_9_under_load_loses_no_confirmed_move(database: str, tmp_path: Path
                         "every seat gets a state after the restart")
             for player in players:
                 assert player.first is not None
-                assert player.first["seq"] >= before[player.log.code], \
-                    (player.log.code, player.first["seq"], before[player.log.code])
+                assert player.first["seq"] >= before[player.code], \
+                    (player.code, player.first["seq"], before[player.code])
             await until(lambda: all(log.top >= before[log.code] + 4 for log in logs),
                         "play goes on at every table after the restart")
             await close_all(players)
@@ -390,11 +283,11 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
                 # A play sent while paused is refused. (One sent just before, still being
                 # written, is made once writes commit; its socket answers nothing meanwhile,
                 # so the refused play goes on a second socket of the seat to play.)
-                in_flight = {p.log.code: p.state["seq"] for p in players
-                             if p.state is not None and p.my_turn()
-                             and p.sent.get(p.state["seq"], -1.0) > 0}
+                in_flight = {p.code: p.state["seq"] for p in players
+                             if p.state is not None and p.my_turn() and p.in_flight()}
                 mover = next(p for p in players if p.my_turn())
-                other = Player(mover.log, mover.seat, server.ws_base).start()
+                assert mover.log is not None
+                other = Player.at(mover.log, mover.seat, server.ws_base, open_timeout=10).start()
                 other.playing = False
                 await until(lambda: other.first is not None, "a second socket's state")
                 assert other.first is not None and other.first["paused"] == "storage"
@@ -429,9 +322,9 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
                 players = seat_players(logs, again.ws_base)
                 await until(lambda: all(p.first is not None for p in players),
                             "every seat gets a state after the restart")
-                assert all(p.first is not None and p.first["seq"] >= confirmed[p.log.code]
+                assert all(p.first is not None and p.first["seq"] >= confirmed[p.code]
                            and p.first["paused"] is None for p in players), [
-                    (p.first and p.first["seq"], confirmed[p.log.code],
+                    (p.first and p.first["seq"], confirmed[p.code],
                      p.first and p.first["paused"]) for p in players]
                 await close_all(players)
 

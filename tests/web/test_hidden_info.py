@@ -185,11 +185,17 @@ def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
     return sum(check_messages(msgs, seat, states, buried) for seat, msgs in received.items())
 
 
+def slow(*values: Any) -> Any:
+    return pytest.param(*values, marks=pytest.mark.slow)
+
+
+# Egyptian and Pasur at two players are in the quick run; the other games in the full run.
 @pytest.mark.parametrize(("variant", "players", "seed", "rules"), [
-    ("egyptian", 2, 1, {}), ("jawaker", 2, 2, {}), ("egyptian", 4, 3, {}),
-    ("three-player", 3, 4, {}), ("six-card", 2, 5, {}), ("lebanese", 3, 6, {}),
-    ("classic", 4, 7, {}), ("iraqi", 2, 8, {}), ("pasur", 2, 9, {}), ("pasur", 4, 10, {}),
-    ("pasur", 3, 11, {"leftover": "split", "tie_deal": "tied", "target": 20}),
+    ("egyptian", 2, 1, {}), slow("jawaker", 2, 2, {}), slow("egyptian", 4, 3, {}),
+    slow("three-player", 3, 4, {}), slow("six-card", 2, 5, {}), slow("lebanese", 3, 6, {}),
+    slow("classic", 4, 7, {}), slow("iraqi", 2, 8, {}), ("pasur", 2, 9, {}),
+    slow("pasur", 4, 10, {}),
+    slow("pasur", 3, 11, {"leftover": "split", "tie_deal": "tied", "target": 20}),
 ])
 def test_no_message_of_a_whole_match_shows_a_hidden_card(
         tmp_path: Any, variant: str, players: int, seed: int, rules: dict[str, Any]) -> None:

@@ -56,6 +56,7 @@ def wait_until(check: Callable[[], bool], seconds: float = 5.0) -> None:
 
 
 @pytest.mark.parametrize("database", DATABASES)
+@pytest.mark.slow
 def test_two_accounts_are_paired_rated_play_and_are_rated(
         online: Callable[..., Any], database: str) -> None:
     web = online(database)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from basra.record import replay
@@ -51,6 +52,7 @@ def test_a_quick_game_goes_on_after_a_restart(tmp_path: Any) -> None:
     assert sum(len(deal["plays"]) for deal in record["deals"]) == end["seq"]
 
 
+@pytest.mark.slow
 def test_a_waiting_table_keeps_its_seats_and_tokens(tmp_path: Any) -> None:
     url = f"sqlite:///{tmp_path}/waiting.db"
     body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "name": "Omar"}

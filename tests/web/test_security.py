@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 
 from basra.server.security import CONTENT_SECURITY_POLICY, MAX_PATH, parse_origin
-from realserver import Server, sqlite_url
+from tests.support.realserver import Server, sqlite_url
 
 OWN = "http://testserver"
 """The origin of the test client's requests (its Host is ``testserver``)."""

@@ -7,12 +7,14 @@ import socket
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from basra.cli import cli
-from realserver import Server, sqlite_url
+from tests.support.realserver import Server, sqlite_url
 
 
+@pytest.mark.slow
 def test_serve_starts_answers_and_stops_cleanly(tmp_path: Path) -> None:
     db = tmp_path / "serve.db"
     with Server(sqlite_url(db), tmp_path, "--bot-delay", "0", apart=True) as server:

@@ -521,6 +521,7 @@ def test_comings_and_goings_do_not_move_the_deadline(web: Any) -> None:
     assert duel.watcher.state["deadline"] == deadline
 
 
+@pytest.mark.slow
 def test_a_seat_out_of_time_is_played_by_the_computer_until_it_is_back(web: Any) -> None:
     duel = open_duel(web, turn_seconds=5)
     mover, other = duel.mover, duel.other

@@ -1,8 +1,7 @@
 """What the browser tests share: pages opened in browser contexts of their own and watched
 for console errors, and the scripts that wait on the table page.
 
-``conftest.py`` and the test modules beside it import it by its plain name: pytest puts
-this folder (it has no ``__init__.py``) on ``sys.path`` before it imports them.
+Used by ``tests/e2e`` (``from tests.support.browsing import ...``).
 """
 
 from __future__ import annotations

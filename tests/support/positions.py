@@ -1,5 +1,4 @@
-"""Positions the solver tests start from, shared by the test modules (imported by its
-plain name, as ``services`` is)."""
+"""Positions the solver tests start from, shared by the test modules."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 an nginx load balancer, each started from Debian's packages on loopback ports and
 stopped when done, and fresh databases on a PostgreSQL server.
 
-Tests import it by its plain name (``import services``); ``benchmarks/capacity.py`` puts
-``tests`` on ``sys.path`` to use it too.
+Used by the tests (``tests/conftest.py``, ``tests/web/test_cluster.py``) and by
+``python -m benchmarks.capacity --servers N``.
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ class Balancer(_Process):
 
     def __init__(self, folder: Path, ports: list[int]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        deploy = Path(__file__).resolve().parent.parent / "deploy" / "nginx"
+        deploy = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
         site = (deploy / "basra.conf").read_text()
         listed = re.findall(r"^ *server 127\.0\.0\.1:(\d+) .*\n", site, flags=re.MULTILINE)
         lines = re.findall(r"^ *server 127\.0\.0\.1:\d+ .*\n", site, flags=re.MULTILINE)

@@ -1,8 +1,5 @@
 """What the tests that run a real ``basra serve`` share: a free port, the server as a child
 process (started, waited for, stopped) and a small tmpfs to fill or to make read-only.
-
-Tests import it by its plain name (``import realserver``): pytest puts ``tests`` on
-``sys.path`` (``pythonpath`` in ``pyproject.toml``).
 """
 
 from __future__ import annotations
