@@ -230,8 +230,8 @@ def _probe(conn: Connection) -> None:
     now = str(now_ms())
     updated = conn.execute(
         update(meta_table).where(meta_table.c.key == "probe").values(value=now))
-    if updated.rowcount == 0:
-        conn.execute(insert(meta_table).values(key="probe", value=now))
+    if updated.rowcount == 0:  # a new database: another server may be adding it too
+        conn.execute(insert_new(conn, meta_table, ["key"]).values(key="probe", value=now))
 
 
 class Writer:
