@@ -8,7 +8,6 @@
                                       explanation; an account's puzzle rating moves
     GET  /api/puzzles/rating         -> the logged-in account's puzzle rating
     GET  /api/tables/{code}/hint?token=T -> the master's ranking of the seat's moves
-    GET  /puzzles                    -> the puzzles page
 
 Analyses run in a pool of worker processes, never on the server's event loop, one match
 per worker at a time; a finished analysis is stored and the puzzles found in the match
@@ -24,11 +23,10 @@ import os
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from basra.cards import card_names
 from basra.observe import Observation, observe
@@ -162,11 +160,6 @@ def analysis_router(store: Store, hub: Any = None, *,
         if record_id in failures:
             return JSONResponse({"status": "failed", "error": failures[record_id]})
         return JSONResponse({"status": "none"})
-
-    @router.get("/puzzles", include_in_schema=False)
-    async def puzzles_page() -> FileResponse:
-        return FileResponse(str(resources.files("basra") / "web" / "puzzles.html"),
-                            media_type="text/html")
 
     @router.get("/api/records/{record_id}/analysis", response_model=None)
     async def get_analysis(record_id: int) -> JSONResponse:

@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from basra.bots import BOT_LEVELS
@@ -35,6 +35,7 @@ from .hub import (
     UnrestoredTableError,
     encode,
 )
+from .pages import router as pages_router
 from .players_api import players_router
 from .ratelimit import DEFAULT_LIMITS, RateLimited, RateLimits
 from .replay import replay_frames
@@ -136,42 +137,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     from .analysis_api import analysis_router  # analysis, puzzles, hints
     app.include_router(analysis_router(store, hub, account_of=account_of))
 
-    # -- pages -------------------------------------------------------------------------
-
-    def page(name: str) -> FileResponse:
-        return FileResponse(root / name, media_type="text/html")
-
-    @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return page("index.html")
-
-    @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> FileResponse:
-        return page("table.html")
-
-    def optional_page(name: str) -> Response:
-        """A page the front end may not have yet: 404 until its file is there."""
-        if not (root / name).is_file():
-            return _error(404, f"this page ({name}) is not part of this server's front end "
-                               "yet")
-        return page(name)
-
-    @app.get("/u/{name}", include_in_schema=False, response_model=None)
-    async def profile_page(name: str) -> Response:
-        return optional_page("profile.html")
-
-    @app.get("/leaderboard", include_in_schema=False, response_model=None)
-    async def leaderboard_page() -> Response:
-        return optional_page("leaderboard.html")
-
-    @app.get("/help", include_in_schema=False, response_model=None)
-    async def help_page() -> Response:
-        return optional_page("help.html")
-
-    @app.get("/replay", include_in_schema=False)
-    @app.get("/replay/{record_id}", include_in_schema=False)
-    async def replay_page(record_id: str | None = None) -> FileResponse:
-        return page("replay.html")
+    app.include_router(pages_router)
 
     # -- API ---------------------------------------------------------------------------
 

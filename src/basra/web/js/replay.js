@@ -1,6 +1,7 @@
 // The replay page: steps through the frames of a stored or uploaded match record.
 
 import { $, el } from "./dom.js";
+import { redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
 import { familyKey, setupLang, t } from "./i18n.js";
@@ -197,7 +198,11 @@ function onKey(event) {
 }
 
 async function init() {
-  setupLang(render);
+  setupLang(() => {
+    render();
+    redrawAccount();
+  });
+  setupAccount();
   $("first").addEventListener("click", () => go(0));
   $("previous").addEventListener("click", () => go(index - 1));
   $("next").addEventListener("click", () => go(index + 1));

@@ -1,10 +1,11 @@
 // The table page: joins or watches a table over its WebSocket and draws every state.
 
 import { $, el } from "./dom.js";
+import { redrawAccount, setupAccount } from "./account.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
 import { renderCoach, setupCoach } from "./coach.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { cardList, cardName, familyKey, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
+import { cardList, cardName, errorKey, errorText, familyKey, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { guestName, playerName } from "./names.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
@@ -184,7 +185,8 @@ function connect(token) {
       if (closeCode === 4404) return showGone();
       if (closeCode !== 4401) {  // no such table, it expired, is lost, or is open elsewhere
         // The page stops following the table: it keeps saying why and offers no play.
-        ended = closeCode === 4404 ? ["no_table", { code }] : [`err_${errorCode}`, {}];
+        ended = closeCode === 4404 ? ["no_table", { code }]
+          : [errorKey({ code: errorCode }) ?? "error.server_error", {}];
         showAlert(t(...ended));
         redraw();
         return;
@@ -212,8 +214,7 @@ function receive(message) {
     render(previous);
   } else if (message.type === "error") {
     pendingPlay = false;
-    const key = `err_${message.code}`;
-    showAlert(lang() === "en" || t(key) === key ? message.message || t(key) : t(key));
+    showAlert(errorText(message));
   } else if (message.type === "chat") {
     receiveChat(message);
   } else if (message.type === "notice") {
@@ -994,7 +995,11 @@ function onFeltClick(event) {
 }
 
 function init() {
-  setupLang(redraw);
+  setupLang(() => {
+    redraw();
+    redrawAccount();
+  });
+  setupAccount();
   showSound();
   $("turn").textContent = t("loading");
   $("hand").addEventListener("click", onHandClick);
