@@ -3,6 +3,9 @@ language, the plural forms each language counts with, and how a page's language 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from basra.i18n import (
@@ -103,3 +106,27 @@ def test_a_page_speaks_the_chosen_language_else_the_browsers_else_english(
 def test_unknown_languages_have_no_catalog() -> None:
     with pytest.raises(KeyError, match="no catalog"):
         catalog("tlh")
+
+
+WEB = Path(__file__).parents[1] / "src" / "basra" / "web"
+USED_KEY = re.compile(r"""(?:\bt|sentence|hasKey|familyKey)\(\s*["']([\w.]+)["']"""
+                      r"""|data-i18n(?:-label|-placeholder)?=["']([\w.]+)["']"""
+                      r"""|\bt\(["']([\w.]+)["']\)""")
+
+
+def test_every_key_the_scripts_and_templates_name_is_in_the_catalogs() -> None:
+    files = [*(WEB / "js").glob("*.js"), *(WEB / "templates").glob("*.html")]
+    used = {next(group for group in match.groups() if group): path.name
+            for path in files for match in USED_KEY.finditer(path.read_text(encoding="utf-8"))}
+    assert len(used) > 100
+    missing = {key: name for key, name in used.items() if key not in catalog("en")}
+    assert not missing, f"keys without a text: {missing}"
+
+
+def test_the_scripts_hold_no_texts_of_their_own() -> None:
+    """Texts live in the catalogs only: no script's code has a word of Arabic or Persian
+    (its comments may quote some)."""
+    for script in (WEB / "js").glob("*.js"):
+        code = [line for line in script.read_text(encoding="utf-8").splitlines()
+                if not line.lstrip().startswith(("//", "/*", "*"))]
+        assert not re.search(r"[\u0600-\u06FF]", "\n".join(code)), script.name

@@ -124,7 +124,7 @@ def test_a_socket_from_the_own_origin_or_without_origin_is_accepted(web: Any) ->
 # Headers
 
 
-@pytest.mark.parametrize("path", ["/", "/t/k3f9x2q", "/replay/5", "/static/basra.css",
+@pytest.mark.parametrize("path", ["/", "/t/k3f9x2q", "/replay/5", "/static/css/base.css",
                                   "/static/js/table.js", "/api/variants", "/api/tables/nope",
                                   "/api/records/1", "/no/such/page"])
 def test_every_answer_has_the_security_headers(web: Any, path: str) -> None:
