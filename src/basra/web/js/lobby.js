@@ -441,8 +441,8 @@ function showFormError(error) {
 function serverFieldError(text, raw, changed) {
   const pick = (names, fallback) => names.find((n) => raw.has(n)) ?? names.find((n) => n in changed) ?? fallback;
   const matchers = [
-    [/^option (\w+)\[[^\]]*\] must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_card_points_range", { min: m[2], max: m[3] }]]],
-    [/^option (\w+) must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_range", { min: m[2], max: m[3] }]]],
+    [/^option (\w+)\[[^\]]*\] must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_card_points_range", { min: Number(m[2]), max: Number(m[3]) }]]],
+    [/^option (\w+) must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_range", { min: Number(m[2]), max: Number(m[3]) }]]],
     [/^option (\w+)(\[[^\]]*\])? must be a whole number/, (m) => [m[1], ["err_whole", {}]]],
     [/^option (\w+) must be true or false/, (m) => [m[1], ["err_flag", {}]]],
     [/^option (\w+) must be one of/, (m) => [m[1], ["err_choice", {}]]],
