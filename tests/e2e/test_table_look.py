@@ -281,7 +281,7 @@ def test_piles_last_captures_and_the_result_of_a_match(
             text["cards"].format(n=local(count, lang)))
         assert (pile.locator(".pile-layer").count() > 0) == (count > 0)
         expect(page.get_by_test_id("scores").locator(f".side-{side} .stat-cards")).to_have_text(
-            f"{text['cards'].format(n='').strip()} {count}")
+            f"{text['cards'].format(n='').strip()} {local(count, lang)}")
         shown = codes_in(page.get_by_test_id(f"last-capture-{side}").locator("[data-code]"),
                          "data-code")
         capture = deal["last_captures"][side]

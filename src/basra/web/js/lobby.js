@@ -9,7 +9,7 @@
 
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
-import { familyKey, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
+import { familyKey, formatNumber, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, shownName, variantDescription, variantName } from "./matches.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { redrawOnline, setOnlineAccount, setOnlineVariants, setupOnline } from "./online.js";
@@ -591,7 +591,7 @@ function renderRecords() {
     totals.forEach((total, side) => {
       if (side) score.append(" ");
       score.append(el("span", { class: `record-side${record.winner === side ? " winner" : ""}` },
-        side ? "– " : "", ...sideNodes(side), " ", el("strong", { class: "record-total", text: String(total) })));
+        side ? "– " : "", ...sideNodes(side), " ", el("strong", { class: "record-total", text: formatNumber(total) })));
     });
     const sub = el("span", { class: "item-sub" }, variantName(record.variant ?? ""));
     if (record.winner !== null && record.winner !== undefined && totals.length) {
