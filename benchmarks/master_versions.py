@@ -2,16 +2,14 @@
 
 ``basra arena`` seats one master, as it plays today. This script seats any versions of it
 side by side: each side is a level name (``greedy``, ``expert``) or a JSON object of the
-master's options, its budget (``think_ms`` or ``samples``, ``workers``; with ``samples``,
-``solve_samples`` for the moves whose rollouts solve the last batch, which cost more a
-sample) and the fields of :class:`basra.bots.master.SearchSettings`::
+master's options, its budget (``think_ms`` or ``samples``, ``workers``) and the fields of
+:class:`basra.bots.master.SearchSettings`::
 
     # today's master at 300 ms against the expert, 200 matches on both cores
     python benchmarks/master_versions.py --first '{}' --second expert -n 200 --jobs 2
 
-    # a setting tried at a fixed number of samples (reproducible whatever the load)
-    python benchmarks/master_versions.py --first '{"samples": 8000, "infer_tau": 2}' \\
-        --second '{"samples": 8000}' -n 100
+    # at a fixed number of deals a move (reproducible whatever the load)
+    python benchmarks/master_versions.py --first '{"samples": 5000}' --second greedy -n 200
 
 A level may slip: ``expert~0.03`` plays a uniformly random legal move with chance 0.03,
 else the expert's (a player the master reads as a level who strays from it now and then,
@@ -23,7 +21,7 @@ as people do)::
 greedy rollouts on two worker processes for 1000 ms a move, no pruning, deal margins only.
 Playing it for real costs a core each and four times the time; ``--old-samples N`` plays
 instead the same search in compiled code with the N samples a move it made in its second
-(``python benchmarks/master_samples.py --old --think-ms 1000`` counts them on this machine).
+on this project's machine (:data:`OLD_SAMPLES`).
 
 Prints one JSON object: the first side's wins, Wilson interval, points per deal, its mean
 margin per deal over the seeds with a standard error (the two seatings of a seed count as
@@ -50,18 +48,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from basra.arena.duplicate import side_totals, wilson_interval
 from basra.bots import Bot, close_bot
-from basra.bots.master import MasterBot, MoveEstimate, SearchSettings, _solves_rollouts
+from basra.bots.master import MasterBot, SearchSettings
 from basra.match import Match
-from basra.observe import Observation, observe
+from basra.observe import observe
 from basra.rules import make_rules
 
 OLD_MASTER = {"compiled": False, "think_ms": 1000, "workers": 2, "prune": False,
               "match_bonus": 0.0, "policy": 1, "read_styles": False}
 """The master before the compiled search (its search is :func:`search_moves`)."""
 OLD_SAMPLES = 2936
-"""The samples the old master made a move in its 1000 ms on two cores of this machine
-(``python benchmarks/master_samples.py --old --think-ms 1000 --decisions 40``, the
-median)."""
+"""The samples the old master made a move in its 1000 ms on two cores of this project's
+machine (the median of 40 decisions; docs/strength.md)."""
 
 
 def old_master(samples: int | None = None) -> dict[str, Any]:
@@ -71,7 +68,7 @@ def old_master(samples: int | None = None) -> dict[str, Any]:
         return dict(OLD_MASTER)
     return {**OLD_MASTER, "compiled": True, "workers": 1, "samples": int(samples)}
 
-BUDGET = ("think_ms", "samples", "workers", "solve_samples")
+BUDGET = ("think_ms", "samples", "workers")
 SETTINGS = tuple(f.name for f in fields(SearchSettings))
 
 
@@ -90,41 +87,16 @@ def side(text: str) -> str | dict[str, Any]:
     if unknown:
         raise argparse.ArgumentTypeError(
             f"unknown master option {sorted(unknown)[0]!r}; known: {', '.join(BUDGET + SETTINGS)}")
-    if options.get("solve_samples") is not None and options.get("samples") is None:
-        raise argparse.ArgumentTypeError(
-            "solve_samples needs samples: it replaces a fixed count, not the time budget")
     return dict(options)
-
-
-class SolveBudgetMaster(MasterBot):
-    """A master at fixed samples that makes ``solve_samples`` in the moves whose rollouts
-    solve the deal's last batch (:attr:`SearchSettings.solve_rollouts`), where a sample
-    costs many times more: a fixed-sample emulation of what the time budget holds there."""
-
-    def __init__(self, seed: int, solve_samples: int, **options: Any) -> None:
-        super().__init__(seed, **options)
-        self.solve_samples = solve_samples
-
-    def estimates(self, observation: Observation) -> list[MoveEstimate]:
-        samples = self.samples
-        if _solves_rollouts(self.settings, observation):
-            self.samples = self.solve_samples
-        try:
-            return super().estimates(observation)
-        finally:
-            self.samples = samples
 
 
 def build(spec: str | dict[str, Any], seed: int) -> Bot:
     if isinstance(spec, str):
         return make_level(spec, seed)
     settings = SearchSettings(**{k: v for k, v in spec.items() if k in SETTINGS})
-    options: dict[str, Any] = {"think_ms": int(spec.get("think_ms", 300)),
-                               "workers": spec.get("workers"), "samples": spec.get("samples"),
-                               "settings": settings}
-    if spec.get("solve_samples") is not None:
-        return SolveBudgetMaster(seed, int(spec["solve_samples"]), **options)
-    return MasterBot(seed, **options)
+    return MasterBot(seed, think_ms=int(spec.get("think_ms", 300)),
+                     workers=spec.get("workers"), samples=spec.get("samples"),
+                     settings=settings)
 
 
 def play(args: tuple[str, int, int, list[str | dict[str, Any]]]
@@ -170,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="that side is the master before the compiled search")
     parser.add_argument("--old-samples", type=int, default=None,
                         help="emulate the old master in compiled code at N samples a move "
-                             "(benchmarks/master_samples.py --old says how many)")
+                             f"(it made {OLD_SAMPLES} on this project's machine)")
     parser.add_argument("-v", "--variant", default="egyptian")
     parser.add_argument("-n", "--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1000)

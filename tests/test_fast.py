@@ -23,7 +23,6 @@ from basra.fast.check import (
 )
 from basra.rules import PRESETS, make_rules
 from basra.state import DealState, apply, legal_moves, new_deal
-from positions import last_batch_states
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
 
@@ -136,6 +135,8 @@ def test_the_master_rolls_out_with_the_experts_play_when_more_than_two_play() ->
     assert SearchSettings().rollout_policy(make_rules("egyptian", players=4)) == 4
     assert SearchSettings().rollout_policy(make_rules("three-player")) == MANY_PLAYERS_POLICY
     assert SearchSettings(policy=1).rollout_policy(make_rules("three-player")) == 1
+    with pytest.raises(ValueError, match="rollout policy 2"):
+        SearchSettings(policy=2)
 
     match = Match(make_rules("three-player"), seed=8)
     view = observe(match, match.state.to_play)
@@ -181,10 +182,9 @@ def test_a_sampled_deal_is_worth_its_gain_in_lead_over_the_best_other_side() -> 
     assert gain(three, [50, 60, 10], [5, 0, 55], 0) == 5 - 5  # the third goes ahead: 65
     assert gain(three, [50, 60, 10], [5, 8, 2], 1) == 8 - 5  # a lead of 10 becomes 13
     # The search's value adds the bonus when the deal ends the match.
-    empty = np.zeros((0, 0))  # no win-chance table
     totals = np.array([95, 60, 10, 0], np.int64)
     deal = np.array([10, 4, 0, 0], np.int64)
-    value = kernels.sample_value(three.cfg, totals, deal, 0, 101, 50.0, empty)
+    value = kernels.sample_value(three.cfg, totals, deal, 0, 101, 50.0)
     assert value == 10 - 4 + 50
 
 
@@ -275,8 +275,10 @@ def test_inference_weighs_down_hands_that_would_not_have_trailed() -> None:
     assert weight("9C KD", 1, tau=0.001) > 0.99  # greedy's own lay: the lowest card
 
 
-def test_search_with_inference_is_reproducible_and_ranks_every_move() -> None:
-    from basra.bots.master import MasterBot, SearchSettings
+def test_tree_search_plays_every_move_on_each_deal() -> None:
+    """Under the flat root every root move is tried on each of the deals, on the same
+    deals and rollout randomness, so the search is reproducible, each move has as many
+    visits as there were deals, and a move's value is the mean over those deals."""
     from basra.match import Match
     from basra.observe import observe
 
@@ -284,149 +286,16 @@ def test_search_with_inference_is_reproducible_and_ranks_every_move() -> None:
     for _ in range(3):
         match.play(match.legal_moves()[0])
     view = observe(match, match.state.to_play)
-    assert len(core.batch_history(view)[0]) >= 1
-
-    def estimates() -> list[object]:
-        bot = MasterBot(5, samples=40, settings=SearchSettings(infer_tau=2.0))
-        return list(bot.estimates(view))
-
-    first = estimates()
-    assert first == estimates()
-    assert sorted(e.move for e in first) == sorted(view.legal_moves)  # type: ignore[attr-defined]
-
-
-def test_tree_search_is_reproducible_and_tries_every_move() -> None:
-    from basra.match import Match
-    from basra.observe import observe
-
-    match = Match(make_rules("egyptian"), seed=8)
-    for _ in range(3):
-        match.play(match.legal_moves()[0])
-    view = observe(match, match.state.to_play)
-    first = core.observation_tree_search(view, 0.0, 3, samples=600, match_bonus=50.0)
-    assert first == core.observation_tree_search(view, 0.0, 3, samples=600, match_bonus=50.0)
-    assert sum(first.visits) == 600  # every iteration goes through one of the root's moves
-    assert len(first.visits) == len(view.legal_moves) and min(first.visits) >= 1
-    assert first.weights == [float(v) for v in first.visits]
-
-
-def test_a_flat_root_plays_every_move_on_each_deal() -> None:
-    """With ``flat_root`` every root move is tried on each of the deals, on the same deals
-    and rollout randomness, so the search is reproducible, each move has as many visits
-    as there were deals, and a move's value is the mean over those deals."""
-    from basra.match import Match
-    from basra.observe import observe
-
-    match = Match(make_rules("egyptian"), seed=8)
-    for _ in range(3):
-        match.play(match.legal_moves()[0])
-    view = observe(match, match.state.to_play)
-    first = core.observation_tree_search(view, 0.0, 3, samples=500, policy=1,
-                                         flat_root=True)
-    assert first == core.observation_tree_search(view, 0.0, 3, samples=500, policy=1,
-                                                 flat_root=True)
+    first = core.observation_tree_search(view, 0.0, 3, samples=500, policy=1)
+    assert first == core.observation_tree_search(view, 0.0, 3, samples=500, policy=1)
     assert first.visits == [500] * len(view.legal_moves) == [int(w) for w in first.weights]
-    assert first != core.observation_tree_search(view, 0.0, 4, samples=500, policy=1,
-                                                 flat_root=True)
-
-
-def test_a_batch_tree_stops_where_the_batch_ends() -> None:
-    """With ``batch_only`` the tree holds no move of the hands not dealt yet: on the
-    batch's last card every descent rolls out from the root's moves, and earlier in the
-    batch the tree is smaller than one that searches to the end of the deal."""
-    from basra.match import Match
-    from basra.observe import Observation, observe
-
-    match = Match(make_rules("egyptian"), seed=8)
-    while True:
-        view = observe(match, match.state.to_play)
-        if sum(view.hand_counts) == 3:
-            middle = view
-        if sum(view.hand_counts) == 1:
-            break
-        match.play(match.legal_moves()[0])
-    assert view.stock_count > 0
-
-    def nodes(view: Observation, batch_only: bool) -> int:
-        return core.observation_tree_search(view, 0.0, 3, samples=300, policy=1,
-                                            flat_root=True, batch_only=batch_only).nodes
-
-    root_and_moves = len(view.legal_moves) + 1
-    assert nodes(view, True) == root_and_moves < nodes(view, False)
-    assert len(middle.legal_moves) + 1 < nodes(middle, True) < nodes(middle, False)
-
-
-class _Endgame:
-    """Room for the compiled last-batch search (:func:`basra.fast.kernels.endgame_value`)."""
-
-    def __init__(self, name: str) -> None:
-        self.fast = core.fast_rules(make_rules(name, 2))
-        depth = kernels.ENDGAME_DEPTH
-        self.stack = np.empty((depth, kernels.STATE_SIZE), np.int64)
-        self.move_stack = np.empty((depth, kernels.MAX_MOVES), np.int64)
-        self.frames = np.empty((3, depth), np.int64)
-        self.bounds = np.empty((3, depth))
-        self.options = np.empty(kernels.MAX_OPTIONS, np.int64)
-        self.memo = kernels.new_memo()
-        self.replies = np.empty(kernels.MAX_MOVES, np.int64)
-        self.values = np.empty(52)
-        self.total = np.zeros(4, np.int64)
-        self.rng = np.array([99], np.uint64)
-
-    def value(self, st: np.ndarray, side: int, policies: list[int]) -> float:
-        self.stack[0, :] = st
-        return float(kernels.endgame_value(
-            self.fast.cfg, self.fast.cards, self.stack, 0, side,
-            np.array([*policies, 0, 0], np.int64), self.rng, self.move_stack, self.frames,
-            self.bounds, self.options, self.memo, self.replies, self.values, self.total,
-            -1e18, 1e18))
-
-    def playout(self, st: np.ndarray, policies: list[int]) -> None:
-        kernels.policy_playout(self.fast.cfg, self.fast.cards, st, self.rng,
-                               np.empty(kernels.MAX_MOVES, np.int64), self.options,
-                               self.memo, np.array([*policies, 0, 0], np.int64),
-                               self.replies, self.values)
-
-
-@pytest.mark.parametrize("name", ["egyptian", "pasur"])
-def test_the_compiled_endgame_is_the_exact_solver(name: str) -> None:
-    """Both seats solving, the last batch's value is alpha-beta's of the reference core,
-    and the rollout that plays it (``SOLVE``) ends the deal with that margin."""
-    from basra.bots.search import solve
-
-    room = _Endgame(name)
-    solving = 3 + kernels.SOLVE
-    for state in last_batch_states(name, seed=4, count=40):
-        side = state.rules.side_of[state.to_play]
-        exact = max(solve(state, side).values())
-        st = core.to_array(state)
-        assert room.value(st, side, [solving, solving]) == exact
-        room.playout(st, [solving, solving])
-        totals, _ = core.deal_totals(room.fast, st)
-        assert totals[side] - totals[1 - side] == exact
-
-
-def test_a_seat_that_plays_its_policy_in_the_compiled_endgame_is_not_solved() -> None:
-    """Against a seat that plays greedily the last batch is worth at least its value
-    against best replies, and on some deals more."""
-    room = _Endgame("egyptian")
-    better = 0
-    for state in last_batch_states("egyptian", seed=6, count=40):
-        seat = state.to_play
-        side = state.rules.side_of[seat]
-        st = core.to_array(state)
-        policies = [1, 1]
-        policies[seat] = 3 + kernels.SOLVE
-        against = room.value(st, side, policies)
-        best_replies = room.value(st, side, [3 + kernels.SOLVE] * 2)
-        assert against >= best_replies
-        better += against > best_replies
-    assert better >= 4
+    assert first.nodes > len(view.legal_moves) + 1  # the tree grew below the root's moves
+    assert first != core.observation_tree_search(view, 0.0, 4, samples=500, policy=1)
 
 
 def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
-    """With one consistent deal the tree search is plain UCT: it finds the exact solver's
-    best move, and the line it values most is worth what the solver says."""
+    """With one consistent deal the tree search is plain UCT below each move: it values
+    every move at what the exact solver says, so the best valued is the solver's."""
     from basra.bots.search import solve
     from basra.observe import observe_state
     from basra.position import parse_position
@@ -441,18 +310,17 @@ def test_tree_search_finds_the_best_line_when_every_card_is_known() -> None:
     exact = solve(state, 0)
     stats = core.observation_tree_search(view, 0.0, 1, samples=3000, exploration=20.0)
     moves = list(view.legal_moves)
-    chosen = moves[stats.visits.index(max(stats.visits))]
+    values = [total / visits for total, visits in zip(stats.sums, stats.visits, strict=True)]
+    chosen = moves[values.index(max(values))]
     assert chosen == parse_move(state, "AC") == max(exact, key=lambda m: exact[m])
-    index = moves.index(chosen)
-    assert stats.sums[index] / stats.visits[index] == pytest.approx(exact[chosen], abs=0.5)
+    for move, value in zip(moves, values, strict=True):
+        assert value == pytest.approx(exact[move], abs=0.5)
 
 
 def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     """A seat read as greedy plays greedily in the tree too, so the tree finds the best
     reply to greedy play, which the tree with the other seat choosing by UCB (and the
-    exact solver) cannot tell from a move worth ten points less against it. An unread
-    seat modelled by a greedy rollout policy (``model_unread``) is searched against so
-    too."""
+    exact solver) cannot tell from a move worth ten points less against it."""
     from basra.bots.search import deal_margin, solve
     from basra.bots.simple import move_value
     from basra.observe import observe_state
@@ -484,23 +352,14 @@ def test_the_tree_plans_against_a_seat_of_known_style() -> None:
     assert exact[best] - 10 == max(v for m, v in exact.items() if m != best)
     assert solve(state, 0)[best] == max(solve(state, 0).values()) == exact[best] - 10
 
-    read = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
+    # every move is searched below as deep: each is valued as it is against greedy
+    read = core.observation_tree_search(view, 0.0, 1, samples=1000, policy=1,
                                         exploration=20.0, styles=(None, 1))
-    chosen = moves[read.visits.index(max(read.visits))]
-    assert chosen == best
-    assert read.sums[moves.index(best)] / read.visits[moves.index(best)] == pytest.approx(
-        exact[best], abs=0.5)
-    # with a flat root every move is searched below as deep: each is valued as it is
-    flat = core.observation_tree_search(view, 0.0, 1, samples=1000, policy=1,
-                                        exploration=20.0, styles=(None, 1), flat_root=True)
-    for i, move in enumerate(moves):
-        assert flat.sums[i] / flat.visits[i] == pytest.approx(exact[move], abs=1.0)
-    # unread, but modelled by the rollout policy (greedy here) in the tree: the same
-    modelled = core.observation_tree_search(view, 0.0, 1, samples=1000, policy=1,
-                                            exploration=20.0, flat_root=True,
-                                            model_unread=True)
-    for i, move in enumerate(moves):
-        assert modelled.sums[i] / modelled.visits[i] == pytest.approx(exact[move], abs=1.0)
+    values = [total / visits for total, visits in zip(read.sums, read.visits, strict=True)]
+    assert moves[values.index(max(values))] == best
+    for move, value in zip(moves, values, strict=True):
+        assert value == pytest.approx(exact[move], abs=1.0)
+    # unread, the other seat chooses by UCB in the tree: its best replies
     unread = core.observation_tree_search(view, 0.0, 1, samples=3000, policy=1,
                                           exploration=20.0)
     index = moves.index(best)
@@ -528,8 +387,7 @@ def test_the_tree_deals_few_deals_for_a_read_seat_that_plays_otherwise() -> None
         if (seat == 0 and view.stock_count and len(view.legal_moves) > 1
                 and len(core.batch_history(view)[0])):
             stats = core.observation_tree_search(view, 0.0, 5, samples=40, policy=3,
-                                                 match_bonus=50.0, styles=(None, 4),
-                                                 flat_root=True)
+                                                 match_bonus=50.0, styles=(None, 4))
             assert stats.visits == [40] * len(view.legal_moves)
             per_deal.append(stats.dealt / 40)
         match.play(bots[seat].choose(view))
@@ -538,11 +396,9 @@ def test_the_tree_deals_few_deals_for_a_read_seat_that_plays_otherwise() -> None
     assert median(per_deal) < 20
 
 
-@pytest.mark.parametrize("options", [{"tree": True}, {"policy": 4, "infer_tau": 1.0},
-                                     {"win_chance": True}, {"tree": True, "win_chance": True},
-                                     {"tree": True, "batch_tree": True, "model_unread": True}],
-                         ids=["tree", "expert rollouts and inference", "win chance",
-                              "tree and win chance", "tree to the batch's end, modelled"])
+@pytest.mark.parametrize("options", [{"policy": 1, "prune": False, "match_bonus": 0.0,
+                                      "read_styles": False}, {"policy": 4}],
+                         ids=["the master before the compiled search", "expert rollouts"])
 @pytest.mark.parametrize(("name", "players"), GAMES)
 def test_the_master_plays_legal_moves_with_other_settings(
         name: str, players: int, options: dict[str, object]) -> None:
@@ -642,30 +498,3 @@ def test_the_compiled_expert_reads_no_hidden_card() -> None:
                                      np.array([number * 2 + 1], np.uint64), values, context,
                                      options, fast.memo) for st in (truth, swapped)]
         assert picks[0] == picks[1]
-
-
-def test_win_chances_follow_the_deals_scores() -> None:
-    """Every deal gives 6 points to one side or the other, evenly: to 10, a side with 6
-    or 4 against nothing wins three times in four, level sides half the time."""
-    chances = kernels.win_chances(np.array([[6, 0]], np.int64), 10)
-    assert chances[0, 0] == pytest.approx(0.5)
-    assert chances[6, 0] == pytest.approx(0.75)
-    assert chances[4, 0] == pytest.approx(0.75)
-    assert chances[4, 6] == pytest.approx(0.5)  # whoever scores next wins
-    assert chances[0, 6] == pytest.approx(0.25)
-    # after a deal: the target decides, level at or past it is a half
-    assert kernels.win_chance(chances, 10, 12, 6) == 1.0
-    assert kernels.win_chance(chances, 10, 6, 12) == 0.0
-    assert kernels.win_chance(chances, 10, 10, 10) == 0.5
-    assert kernels.win_chance(chances, 10, 6, 0) == pytest.approx(0.75)
-
-
-def test_win_chances_of_a_real_game_are_fair_and_ordered() -> None:
-    fast = core.fast_rules(make_rules("egyptian"))
-    chances = core.win_chances(fast, 101, deals=300)
-    assert chances.shape == (101, 101)
-    assert np.allclose(chances + chances.T, 1.0)  # either side's view of the same totals
-    assert chances[0, 0] == pytest.approx(0.5)
-    assert np.all(np.diff(chances, axis=0) >= -1e-12)  # more points never hurt
-    assert np.all(np.diff(chances, axis=1) <= 1e-12)
-    assert 0.5 < chances[60, 40] < chances[90, 40] < 1.0

@@ -120,13 +120,13 @@ def test_a_database_of_the_first_schema_upgrades_in_place(empty_url: str) -> Non
         store = Store(empty_url)
         await store.open()
         try:
-            table = await store.load_table("old1")
+            table = await store.tables.load("old1")
             assert table is not None
             assert (table.seed, table.moves, table.seats) == (77, [5, 17, 40],
                                                               {0: ("Amira", "a" * 64)})
             assert table.status == "playing" and not table.opened
-            await store.add_move("old1", 1, 3, (1 << 58) - 1)  # needs 64 bits
-            again = await store.load_table("old1")
+            await store.tables.add_move("old1", 1, 3, (1 << 58) - 1)  # needs 64 bits
+            again = await store.tables.load("old1")
             assert again is not None and again.moves == [5, 17, 40, (1 << 58) - 1]
             async with store.engine.connect() as conn:
                 version = await conn.execute(text("SELECT version_num FROM alembic_version"))
@@ -149,7 +149,7 @@ def _reopen(url: str) -> Any:
         store = Store(url)
         await store.open()
         try:
-            table = await store.load_table("old1")
+            table = await store.tables.load("old1")
             assert table is not None and len(table.moves) == 4
         finally:
             await store.close()
@@ -219,11 +219,11 @@ def test_a_database_of_revision_0002_upgrades_and_keeps_its_records(empty_url: s
             async with store.engine.connect() as conn:
                 version = await conn.execute(text("SELECT version_num FROM alembic_version"))
                 assert version.scalar_one() == HEAD
-            [old] = await store.list_records(code="old2")
+            [old] = await store.records.latest(code="old2")
             assert old.players == ["Amira", "Layla (expert)"] and old.totals == [101, 62]
             assert old.computer_seats == [] and old.summary()["computer_seats"] == []
-            new_id = await store.save_record("new3", 1, record, dumps(record), [0])
-            found = await store.get_record(new_id)
+            new_id = await store.records.save("new3", 1, record, dumps(record), [0])
+            found = await store.records.get(new_id)
             assert found is not None and found.summary()["computer_seats"] == [0]
             async with store.engine.begin() as conn:
                 await conn.run_sync(migrate)  # already at the head: nothing changes
@@ -293,20 +293,20 @@ def test_a_database_of_revision_0003_upgrades_to_accounts_in_place(empty_url: st
                     index["name"]: index["unique"]
                     for index in inspect(sync).get_indexes("basra_users")})
                 assert indexes["ux_basra_users_name_key"]
-            table = await store.load_table("old3")
+            table = await store.tables.load("old3")
             assert table is not None and table.moves == [5]
             assert table.seats == {0: ("Amira", "a" * 64)}
-            [old] = await store.list_records(code="old3")
+            [old] = await store.records.latest(code="old3")
             assert old.computer_seats == [1] and old.totals == [101, 62]
-            assert await store.find_user(name_key("Amira")) is None
-            user = await store.create_user("Amira", name_key("Amira"), "$argon2id$x",
-                                           session_hash=token_hash("t"), expires_at=10**13,
-                                           now=1)
+            assert await store.accounts.find(name_key("Amira")) is None
+            user = await store.accounts.create("Amira", name_key("Amira"), "$argon2id$x",
+                                               session_hash=token_hash("t"), expires_at=10**13,
+                                               now=1)
             assert user is not None
-            assert await store.session_user(token_hash("t"), 2) == user
-            assert await store.create_user("AMIRA", name_key("AMIRA"), "$argon2id$y",
-                                           session_hash=token_hash("u"), expires_at=10**13,
-                                           now=1) is None
+            assert await store.accounts.find_by_session(token_hash("t"), 2) == user
+            assert await store.accounts.create("AMIRA", name_key("AMIRA"), "$argon2id$y",
+                                               session_hash=token_hash("u"), expires_at=10**13,
+                                               now=1) is None
         finally:
             await store.close()
 
@@ -351,24 +351,24 @@ def test_a_database_of_revision_0004_upgrades_to_ratings_in_place(empty_url: str
             async with store.engine.connect() as conn:
                 version = await conn.execute(text("SELECT version_num FROM alembic_version"))
                 assert version.scalar_one() == HEAD
-            table = await store.load_table("old4")
+            table = await store.tables.load("old4")
             assert table is not None and table.seats == {0: ("Amira", "a" * 64)}
             assert table.accounts == {}
-            amira = await store.find_user(name_key("Amira"))
+            amira = await store.accounts.find(name_key("Amira"))
             assert amira is not None
-            bashir = await store.create_user("Bashir", name_key("Bashir"), "$argon2id$y",
-                                             session_hash=token_hash("b"),
-                                             expires_at=10**13, now=1)
+            bashir = await store.accounts.create("Bashir", name_key("Bashir"), "$argon2id$y",
+                                                 session_hash=token_hash("b"),
+                                                 expires_at=10**13, now=1)
             assert bashir is not None
             rated = RatedMatch("egyptian-2", (f"user:{amira.id}", f"user:{bashir.id}"),
                                (0, 1), (0, 1))
-            first = await store.save_record("new4", 1, record, dumps(record), rated=rated)
-            again = await store.save_record("new4", 1, record, dumps(record), rated=rated)
+            first = await store.records.save("new4", 1, record, dumps(record), rated=rated)
+            again = await store.records.save("new4", 1, record, dumps(record), rated=rated)
             assert first == again
-            ratings = await store.ratings([amira.id, bashir.id], "egyptian-2")
+            ratings = await store.ratings.of_accounts([amira.id, bashir.id], "egyptian-2")
             assert ratings[amira.id, "egyptian-2"].games == 1
             assert ratings[bashir.id, "egyptian-2"].games == 1
-            changes = await store.rating_changes(first)
+            changes = await store.ratings.changes(first)
             assert [(c.seat, c.before, c.after) for c in changes] == [
                 (0, 1500, 1578), (1, 1500, 1422)]
         finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -65,7 +64,6 @@ def test_the_reader_names_the_level_that_plays_and_no_other() -> None:
         assert reader.style(1) == style, level
         assert reader.style(0) is None  # its own plays are not read
         assert reader.styles(2) == (None, style)
-        assert reader.plays_no_style(1) == (style is None)
 
 
 def test_a_reader_can_count_other_policies_than_the_styles_read() -> None:
@@ -83,7 +81,7 @@ def test_a_reader_can_count_other_policies_than_the_styles_read() -> None:
     assert wider.plays(1, GREEDY) == plain.plays(1, GREEDY)
     assert wider.style(1) == plain.style(1) == GREEDY
     assert keeping.plays(1, 3) == (told, agreed)
-    assert keeping.style(1) is None and keeping.plays_no_style(1)
+    assert keeping.style(1) is None
 
 
 def test_a_style_needs_enough_plays() -> None:
@@ -143,34 +141,11 @@ def test_a_seat_of_known_style_plays_it_in_the_rollouts() -> None:
     unknown = core.observation_search(view, 1.0, 4, samples=200, policy=3)
     assert known == again
     assert known != unknown
-    # the same rollouts, without reading the batch's plays: only the weights differ
-    rollouts_only = core.observation_search(view, 1.0, 4, samples=200, policy=3,
-                                            styles=(None, GREEDY), style_tau=0.0)
-    assert rollouts_only.weights == [float(v) for v in rollouts_only.visits]
-    assert known.weights != rollouts_only.weights
+    # its plays of the batch weigh the samples; a seat of no known style weighs none
+    assert known.weights != [float(v) for v in known.visits]
+    assert unknown.weights == [float(v) for v in unknown.visits]
 
 
-
-def test_a_seat_of_no_known_style_can_be_played_by_another_policy() -> None:
-    """``unread_policy``: the other seat, unread, plays that policy in the rollouts, as a
-    seat read as that style does when its plays are not read; its own seat keeps
-    ``policy``, and a read seat its style."""
-    views = _views("greedy", seed=9)
-    view = next(v for v in views if len(v.legal_moves) > 2 and v.batch > 1)
-
-    def search(**options: Any) -> core.SearchStats:
-        return core.observation_search(view, 1.0, 4, samples=200, policy=3, **options)
-
-    as_expert = search(unread_policy=EXPERT)
-    assert as_expert == search(styles=(None, EXPERT), style_tau=0.0)
-    assert as_expert != search()
-    assert search(unread_policy=3) == search()
-    # a seat already read plays its style whatever the unread seats play
-    assert search(styles=(None, GREEDY), unread_policy=EXPERT) == search(
-        styles=(None, GREEDY))
-    # the last batch solved in the rollouts: the unread seat's policy carries the mark
-    solving = core._seat_models(view, 3, 0.0, (), None, endgame=True, unread_policy=EXPERT)
-    assert list(solving[0][:2]) == [3 + core.k.SOLVE, EXPERT + core.k.SOLVE]
 
 def test_the_master_reads_the_other_seat_unless_told_not_to() -> None:
     from basra.bots.master import MasterBot, SearchSettings
@@ -189,15 +164,13 @@ def test_the_master_reads_the_other_seat_unless_told_not_to() -> None:
     assert reading == master(SearchSettings()).estimates(last)
     assert reading != master(SearchSettings(read_styles=False)).estimates(last)
     assert {e.move for e in reading} == set(last.legal_moves)
-    # two players, a seat read: the tree with a flat root, every move on the 60 deals
-    assert reading == master(SearchSettings(read_tree=True, flat_root=True)).estimates(last)
-    assert reading != master(SearchSettings(read_tree=False)).estimates(last)
+    # two players, a seat read: the tree under a flat root, every move on the 60 deals
     assert {e.samples for e in reading} == {60}
 
 
 def test_the_master_solves_the_last_batch_against_a_read_seats_play() -> None:
     """Every card known: a read seat's turns are worth the mean of its style's moves,
-    not its best reply; unread (or told not to), the solve is alpha-beta's."""
+    not its best reply; unread (or told not to read), the solve is alpha-beta's."""
     from basra.bots.master import MasterBot, SearchSettings
     from basra.bots.reading import style_moves
     from basra.bots.search import sample_state, solve
@@ -216,7 +189,7 @@ def test_the_master_solves_the_last_batch_against_a_read_seats_play() -> None:
         expected = solve(state, view.side, view.carry, greedy)
         estimates = {e.move: e.value for e in bot.estimates(view)}
         assert estimates == expected
-        plain = MasterBot(1, samples=60, settings=SearchSettings(read_solve=False))
+        plain = MasterBot(1, samples=60, settings=SearchSettings(read_styles=False))
         plain.reader = bot.reader
         assert {e.move: e.value for e in plain.estimates(view)} == solve(
             state, view.side, view.carry)
@@ -224,88 +197,12 @@ def test_the_master_solves_the_last_batch_against_a_read_seats_play() -> None:
     assert against >= 2
 
 
-def test_rollouts_solve_the_last_batch_only_in_the_batch_before_it() -> None:
-    """``solve_rollouts``: the search of a move of the batch before the last changes (its
-    rollouts play the last batch exactly); earlier moves search as before."""
-    from basra.bots.master import MasterBot, SearchSettings
-
-    views = [v for v in _views("expert", seed=5) if v.deal_number == 1
-             and len(v.legal_moves) > 1]
-    before_last = next(v for v in views if v.stock_count == 8)
-    earlier = next(v for v in views if v.stock_count == 24)
-
-    def estimates(view: Observation, solving: bool) -> list[tuple[int, float]]:
-        bot = MasterBot(3, samples=40, settings=SearchSettings(solve_rollouts=solving))
-        return [(e.move, e.value) for e in bot.estimates(view)]
-
-    assert estimates(earlier, True) == estimates(earlier, False)
-    assert estimates(before_last, True) != estimates(before_last, False)
-
-
 def test_the_master_plans_with_the_tree_once_a_seat_is_read_when_two_play() -> None:
-    from basra.bots.master import READ_TREE_PLAYERS, SearchSettings
+    from basra.bots.master import READ_TREE_PLAYERS, uses_tree
 
     two, three = make_rules("egyptian"), make_rules("three-player")
     assert READ_TREE_PLAYERS == (2,)
-    assert SearchSettings().uses_tree(two, (None, GREEDY))
-    assert not SearchSettings().uses_tree(two, (None, None))
-    assert not SearchSettings().uses_tree(two, ())
-    assert not SearchSettings().uses_tree(three, (None, GREEDY, EXPERT))
-    assert SearchSettings(read_tree=True).uses_tree(three, (None, GREEDY, None))
-    assert not SearchSettings(read_tree=False).uses_tree(two, (None, GREEDY))
-    assert SearchSettings(tree=True).uses_tree(three, ())
-
-
-def test_the_master_can_plan_with_the_tree_against_a_seat_that_plays_no_style() -> None:
-    """``model_unlike``: once the other seat's plays say it plays no level's style (here
-    random play) the master searches as with ``model_unread``; a level it reads is
-    searched as by default."""
-    from basra.bots.master import MasterBot, SearchSettings
-
-    views = {other: _views(other, seed=9) for other in ("random", "greedy")}
-
-    def estimates(other: str, settings: SearchSettings) -> object:
-        last = next(v for v in reversed(views[other])
-                    if len(v.legal_moves) > 1 and v.stock_count)
-        bot = MasterBot(1, samples=60, settings=settings)
-        for view in views[other]:
-            bot.reader.observe(view)
-        return bot.estimates(last)
-
-    unlike = estimates("random", SearchSettings(model_unlike=True))
-    assert unlike == estimates("random", SearchSettings(model_unread=True))
-    assert unlike != estimates("random", SearchSettings())
-    assert estimates("greedy", SearchSettings(model_unlike=True)) == estimates(
-        "greedy", SearchSettings())
-
-
-@pytest.mark.parametrize(("level", "style"),
-                         [("expert", EXPERT), ("greedy", GREEDY), ("random", None)])
-def test_a_presumed_style_holds_until_a_play_contradicts_it(level: str,
-                                                            style: int | None) -> None:
-    """``presume``: before any play is read a seat is taken for the expert; a play the
-    expert would not have made turns it to greedy, one greedy would not have made to
-    none, and the plain reading takes over once it reads the seat."""
-    presumed, plain = StyleReader(presume=True), StyleReader()
-    assert presumed.style(1) == EXPERT
-    seen = set()
-    for view in _views(level, seed=11, matches=2):
-        presumed.observe(view)
-        plain.observe(view)
-        expert_told, expert_agreed = presumed.plays(1, EXPERT)
-        greedy_told, greedy_agreed = presumed.plays(1, GREEDY)
-        if plain.style(1) is not None:
-            expected = plain.style(1)
-        elif expert_agreed == expert_told:
-            expected = EXPERT
-        elif greedy_agreed == greedy_told:
-            expected = GREEDY
-        else:
-            expected = None
-        assert presumed.style(1) == expected
-        assert presumed.style(0) is None  # its own seat is never read nor presumed
-        seen.add(expected)
-    assert presumed.style(1) == style
-    assert EXPERT in seen
-    if level != "expert":
-        assert len(seen) > 1  # the presumption fell
+    assert uses_tree(two, (None, GREEDY))
+    assert not uses_tree(two, (None, None))
+    assert not uses_tree(two, ())
+    assert not uses_tree(three, (None, GREEDY, EXPERT))

@@ -35,10 +35,10 @@ from basra.store import (
     Store,
     StoredRecord,
     database_url,
-    db,
     default_database_url,
+    writer,
 )
-from basra.store.db import moves_table, records_table, seats_table, tables_table
+from basra.store.schema import moves_table, records_table, seats_table, tables_table
 
 POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
 BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
@@ -95,7 +95,7 @@ def with_store(url: str, work: Callable[[Store], Awaitable[Any]]) -> Any:
 
 
 async def saved(store: Store, code: str) -> SavedTable:
-    found = await store.load_table(code)
+    found = await store.tables.load(code)
     assert found is not None, code
     return found
 
@@ -162,7 +162,7 @@ def test_a_store_must_be_opened_before_use(tmp_path: Any) -> None:
 
 def test_opening_makes_the_folder_of_a_sqlite_file(tmp_path: Any) -> None:
     url = f"sqlite:///{tmp_path}/deep/er/basra.db"
-    with_store(url, lambda store: store.load_tables())
+    with_store(url, lambda store: store.tables.load_recent())
     assert (tmp_path / "deep" / "er" / "basra.db").is_file()
 
 
@@ -174,21 +174,21 @@ def test_a_table_its_seats_and_moves_come_back_as_saved(url: str,
     code, other = new_code(), new_code()
 
     async def write_and_read(store: Store) -> None:
-        await store.create_table(code, CONFIG, BIG_SEED)
-        await store.save_seat(code, 0, "أميرة", "a" * 64)
-        await store.save_seat(code, 2, "Omar", "b" * 64)
-        await store.create_table(other, {**CONFIG, "turn_seconds": 0}, 5)
+        await store.tables.create(code, CONFIG, BIG_SEED)
+        await store.tables.save_seat(code, 0, "أميرة", "a" * 64)
+        await store.tables.save_seat(code, 2, "Omar", "b" * 64)
+        await store.tables.create(other, {**CONFIG, "turn_seconds": 0}, 5)
         for index, move in [(0, 17), (2, WIDEST_MOVE), (1, 9)]:
-            await store.add_move(code, 1, index, move)
-        await store.add_move(other, 1, 0, 51)
+            await store.tables.add_move(code, 1, index, move)
+        await store.tables.add_move(other, 1, 0, 51)
         table = await saved(store, code)
         assert table == SavedTable(code, CONFIG, BIG_SEED, 1,
                                    {0: ("أميرة", "a" * 64), 2: ("Omar", "b" * 64)},
                                    [17, 9, WIDEST_MOVE], status="waiting")
         assert await saved(store, other) == SavedTable(
             other, {**CONFIG, "turn_seconds": 0}, 5, 1, {}, [51], status="waiting")
-        assert [t.code for t in await store.load_tables() if t.code in (code, other)] == [
-            other, code]  # the most recently active first
+        assert [t.code for t in await store.tables.load_recent() if t.code in (code, other)] == [
+                   other, code]  # the most recently active first
 
     with_store(url, write_and_read)
 
@@ -202,13 +202,13 @@ def test_writes_at_once_commit_together_and_each_waits_for_its_commit(
 
     async def write(store: Store) -> None:
         event.listen(store.engine.sync_engine, "commit", lambda _conn: commits.append(1))
-        await asyncio.gather(*(store.create_table(code, CONFIG, 11) for code in codes))
+        await asyncio.gather(*(store.tables.create(code, CONFIG, 11) for code in codes))
         commits.clear()
         done: list[tuple[str, int]] = []
 
         async def play(code: str) -> None:
             for index in range(10):
-                await store.add_move(code, 1, index, index << 6 | 5)
+                await store.tables.add_move(code, 1, index, index << 6 | 5)
                 done.append((code, index))
                 # Committed before the caller goes on: a fresh connection reads it.
                 async with store.engine.connect() as conn:
@@ -233,16 +233,16 @@ def test_a_rematch_keeps_only_the_new_matchs_moves(url: str,
     code, other = new_code(), new_code()
 
     async def rematch(store: Store) -> None:
-        await store.create_table(code, CONFIG, 1)
-        await store.create_table(other, CONFIG, 2)
-        await store.save_seat(code, 0, "Amira", "d" * 64)
+        await store.tables.create(code, CONFIG, 1)
+        await store.tables.create(other, CONFIG, 2)
+        await store.tables.save_seat(code, 0, "Amira", "d" * 64)
         for index in range(5):
-            await store.add_move(code, 1, index, 100 + index)
-            await store.add_move(other, 1, index, 200 + index)
+            await store.tables.add_move(code, 1, index, 100 + index)
+            await store.tables.add_move(other, 1, index, 200 + index)
         await store.flush()
-        await store.start_match(code, 2, BIG_SEED)
-        await store.add_move(code, 2, 0, 7)
-        await store.add_move(code, 2, 1, 8)
+        await store.tables.start_match(code, 2, BIG_SEED)
+        await store.tables.add_move(code, 2, 0, 7)
+        await store.tables.add_move(code, 2, 1, 8)
         await store.flush()
         table = await saved(store, code)
         assert (table.match_number, table.seed, table.moves) == (2, BIG_SEED, [7, 8])
@@ -264,21 +264,21 @@ def test_a_claimed_table_refuses_the_writes_of_its_old_owner(
     code, other = new_code(), new_code()
 
     async def fenced(store: Store) -> None:
-        await store.create_table(code, CONFIG, 1, epoch=1)
-        await store.create_table(other, CONFIG, 2, epoch=1)
-        await store.add_move(code, 1, 0, 100, epoch=1)
-        assert await store.claim_table(code) == 2
-        assert await store.claim_table("nosuchtable") is None
-        old_owner = [store.add_move(code, 1, 1, 101, epoch=1),
-                     store.save_seat(code, 1, "Omar", "e" * 64, epoch=1),
-                     store.start_match(code, 2, 5, epoch=1)]
-        others = store.add_move(other, 1, 0, 200, epoch=1)
+        await store.tables.create(code, CONFIG, 1, epoch=1)
+        await store.tables.create(other, CONFIG, 2, epoch=1)
+        await store.tables.add_move(code, 1, 0, 100, epoch=1)
+        assert await store.tables.claim(code) == 2
+        assert await store.tables.claim("nosuchtable") is None
+        old_owner = [store.tables.add_move(code, 1, 1, 101, epoch=1),
+                     store.tables.save_seat(code, 1, "Omar", "e" * 64, epoch=1),
+                     store.tables.start_match(code, 2, 5, epoch=1)]
+        others = store.tables.add_move(other, 1, 0, 200, epoch=1)
         results = await asyncio.gather(*old_owner, others, return_exceptions=True)
         assert all(isinstance(r, FencedError) for r in results[:3]), results
         assert results[3] is None
         table = await saved(store, code)
         assert (table.moves, table.seats, table.match_number) == ([100], {}, 1)
-        await store.add_move(code, 1, 1, 102, epoch=2)  # the new owner's play
+        await store.tables.add_move(code, 1, 1, 102, epoch=2)  # the new owner's play
         assert (await saved(store, code)).moves == [100, 102]
         assert (await saved(store, other)).moves == [200]
 
@@ -292,20 +292,20 @@ def test_many_tables_are_claimed_and_read_in_one_go(url: str, new_code: Callable
     first, second = new_code(), new_code()
 
     async def together(store: Store) -> None:
-        await store.create_table(first, CONFIG, 1, epoch=1)
-        await store.create_table(second, CONFIG, 2, epoch=1)
-        await store.add_move(first, 1, 0, 100, epoch=1)
-        await store.add_move(second, 1, 0, 200, epoch=1)
-        await store.claim_table(second)  # taken over once already
-        assert await store.claim_tables([first, second, "nosuchtable"]) == {
-            first: 2, second: 3}
-        stored = await store.save_record(first, 1, record, dumps(record))
-        found = await store.load_codes([second, first, "nosuchtable"])
+        await store.tables.create(first, CONFIG, 1, epoch=1)
+        await store.tables.create(second, CONFIG, 2, epoch=1)
+        await store.tables.add_move(first, 1, 0, 100, epoch=1)
+        await store.tables.add_move(second, 1, 0, 200, epoch=1)
+        await store.tables.claim(second)  # taken over once already
+        assert await store.tables.claim_many([first, second, "nosuchtable"]) == {
+                 first: 2, second: 3}
+        stored = await store.records.save(first, 1, record, dumps(record))
+        found = await store.tables.load_many([second, first, "nosuchtable"])
         assert set(found) == {first, second}
         assert (found[first].moves, found[second].moves) == ([100], [200])
         assert (found[first].records, found[second].records) == ([(stored, 1)], [])
         with pytest.raises(FencedError):
-            await store.add_move(second, 1, 1, 201, epoch=2)  # an epoch behind
+            await store.tables.add_move(second, 1, 1, 201, epoch=2)  # an epoch behind
 
     with_store(url, together)
 
@@ -317,17 +317,17 @@ def test_a_write_that_can_never_succeed_fails_alone(url: str,
     code, other, later = new_code(), new_code(), new_code()
 
     async def write(store: Store) -> None:
-        await store.create_table(code, CONFIG, 1)
+        await store.tables.create(code, CONFIG, 1)
         outcomes = await asyncio.gather(
-            store.create_table(other, CONFIG, 4),
-            store.create_table(code, CONFIG, 2),  # the same code again: refused
-            store.add_move(code, 1, 0, 3),
+            store.tables.create(other, CONFIG, 4),
+            store.tables.create(code, CONFIG, 2),  # the same code again: refused
+            store.tables.add_move(code, 1, 0, 3),
             return_exceptions=True)
         assert outcomes[0] is None and outcomes[2] is None
         assert isinstance(outcomes[1], StorageError) and "refused" in str(outcomes[1])
         assert store.health.ok  # a refused change is not a failing database
-        await store.create_table(later, CONFIG, 3)
-        await store.save_seat(later, 1, "Omar", "e" * 64)
+        await store.tables.create(later, CONFIG, 3)
+        await store.tables.save_seat(later, 1, "Omar", "e" * 64)
         assert (await saved(store, code)).seed == 1
         assert (await saved(store, code)).moves == [3]
         assert (await saved(store, other)).seed == 4
@@ -344,10 +344,10 @@ def test_a_refused_write_is_logged_without_its_parameters(
     secret = "5ec2e7" * 10 + "abcd"
 
     async def write(store: Store) -> None:
-        await store.create_table(code, CONFIG, 1)
-        await store.save_seat(code, 0, "Amira", secret)
+        await store.tables.create(code, CONFIG, 1)
+        await store.tables.save_seat(code, 0, "Amira", secret)
         with pytest.raises(StorageError) as refused:
-            await store.save_seat(code, 0, "Amira", secret)  # the same seat twice
+            await store.tables.save_seat(code, 0, "Amira", secret)  # the same seat twice
         assert secret not in str(refused.value)
 
     with_store(url, write)
@@ -360,7 +360,7 @@ def test_failing_writes_are_retried_until_they_commit_and_health_says_so(
     """While the database cannot commit (a full disk, a lost connection), the writer
     retries the same batch; callers wait, health says failing, then nothing is lost."""
     code = new_code()
-    real_apply = db._apply
+    real_apply = writer._apply
     failures = {"left": 0}
 
     def flaky(conn: Any, changes: list[Any], touch: Any = ()) -> None:
@@ -370,15 +370,15 @@ def test_failing_writes_are_retried_until_they_commit_and_health_says_so(
                 "database or disk is full"))
         real_apply(conn, changes, touch)
 
-    monkeypatch.setattr(db, "_apply", flaky)
-    monkeypatch.setattr(db, "RETRY_MOST", 0.05)
+    monkeypatch.setattr(writer, "_apply", flaky)
+    monkeypatch.setattr(writer, "RETRY_MOST", 0.05)
     heard: list[tuple[bool, str | None]] = []
 
     async def write(store: Store) -> None:
         store.on_health(lambda health: heard.append((health.ok, health.error)))
-        await store.create_table(code, CONFIG, 1)
+        await store.tables.create(code, CONFIG, 1)
         failures["left"] = 6
-        moves = asyncio.gather(*(store.add_move(code, 1, i, i + 100) for i in range(5)))
+        moves = asyncio.gather(*(store.tables.add_move(code, 1, i, i + 100) for i in range(5)))
         while store.health.ok:
             await asyncio.sleep(0.005)
         assert store.health.error == "database or disk is full"
@@ -413,9 +413,9 @@ def test_whole_matches_with_captures_are_stored_as_played(
 
     async def store_them(store: Store) -> None:
         for code, moves in played.items():
-            await store.create_table(code, CONFIG, 5)
+            await store.tables.create(code, CONFIG, 5)
             for index, move in enumerate(moves):
-                await store.add_move(code, 1, index, move)
+                await store.tables.add_move(code, 1, index, move)
 
     with_store(url, store_them)
 
@@ -435,11 +435,11 @@ def test_records_are_saved_listed_and_found(url: str, new_code: Callable[[], str
 
     async def records(store: Store) -> None:
         start = int(time.time() * 1000)
-        first = await store.save_record(code, 1, record, text)
-        second = await store.save_record(other, 1, record, text)
-        third = await store.save_record(code, 2, record, text, computer_seats=[0])
+        first = await store.records.save(code, 1, record, text)
+        second = await store.records.save(other, 1, record, text)
+        third = await store.records.save(code, 2, record, text, computer_seats=[0])
         assert first < second < third
-        found = await store.get_record(third)
+        found = await store.records.get(third)
         assert isinstance(found, StoredRecord)
         assert (found.id, found.code, found.match_number) == (third, code, 2)
         assert found.variant == record["variant"] == "egyptian"
@@ -453,15 +453,15 @@ def test_records_are_saved_listed_and_found(url: str, new_code: Callable[[], str
             "players": ["Amira", "greedy"], "totals": record["result"]["totals"],
             "winner": record["result"]["winner"], "finished_at": found.finished_at,
             "computer_seats": [0]}
-        assert [r.computer_seats for r in await store.list_records(code=code)] == [[0], []]
-        assert [r.id for r in await store.list_records(code=code)] == [third, first]
-        assert [r.id for r in await store.list_records(code=other)] == [second]
-        assert [r.id for r in await store.list_records(limit=1, code=code)] == [third]
+        assert [r.computer_seats for r in await store.records.latest(code=code)] == [[0], []]
+        assert [r.id for r in await store.records.latest(code=code)] == [third, first]
+        assert [r.id for r in await store.records.latest(code=other)] == [second]
+        assert [r.id for r in await store.records.latest(limit=1, code=code)] == [third]
         mine = {first, second, third}
-        newest = [r.id for r in await store.list_records(limit=1000) if r.id in mine]
+        newest = [r.id for r in await store.records.latest(limit=1000) if r.id in mine]
         assert newest == [third, second, first]
-        assert await store.get_record(third + 1000) is None
-        assert await store.list_records(code=new_code()) == []
+        assert await store.records.get(third + 1000) is None
+        assert await store.records.latest(code=new_code()) == []
 
     with_store(url, records)
 
@@ -474,12 +474,12 @@ def test_records_outlive_the_store(url: str, new_code: Callable[[], str],
     text = dumps(changed)
 
     async def save(store: Store) -> int:
-        return await store.save_record(code, 3, changed, text)
+        return await store.records.save(code, 3, changed, text)
 
     record_id = with_store(url, save)
 
     async def load(store: Store) -> StoredRecord | None:
-        return await store.get_record(record_id)
+        return await store.records.get(record_id)
 
     found = with_store(url, load)
     assert found is not None and found.record == text
@@ -494,15 +494,15 @@ def test_a_rematch_played_in_the_store_round_trips(url: str, new_code: Callable[
     moves = [rng.randrange(1 << 20) for _ in range(30)]
 
     async def life(store: Store) -> None:
-        await store.create_table(code, CONFIG, 42)
-        await store.save_seat(code, 0, "Amira", "f" * 64)
+        await store.tables.create(code, CONFIG, 42)
+        await store.tables.save_seat(code, 0, "Amira", "f" * 64)
         for index, move in enumerate(moves):
-            await store.add_move(code, 1, index, move)
-        record_id = await store.save_record(code, 1, record, dumps(record))
-        await store.start_match(code, 2, 43)
+            await store.tables.add_move(code, 1, index, move)
+        record_id = await store.records.save(code, 1, record, dumps(record))
+        await store.tables.start_match(code, 2, 43)
         await store.flush()
         table = await saved(store, code)
         assert (table.match_number, table.seed, table.moves) == (2, 43, [])
-        assert [r.id for r in await store.list_records(code=code)] == [record_id]
+        assert [r.id for r in await store.records.latest(code=code)] == [record_id]
 
     with_store(url, life)

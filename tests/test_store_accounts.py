@@ -74,9 +74,9 @@ def new_name(url: str) -> Iterator[Callable[[str], str]]:
 
 async def sign_up(store: Store, name: str, session: str = "s", now: int = NOW,
                   days: int = 30) -> StoredUser | None:
-    return await store.create_user(name, name_key(name), "$argon2id$fake", now=now,
-                                   session_hash=token_hash(session + name),
-                                   expires_at=now + days * DAY)
+    return await store.accounts.create(name, name_key(name), "$argon2id$fake", now=now,
+                                       session_hash=token_hash(session + name),
+                                       expires_at=now + days * DAY)
 
 
 def test_an_account_is_created_with_its_first_session(url: str,
@@ -87,10 +87,10 @@ def test_an_account_is_created_with_its_first_session(url: str,
         user = await sign_up(store, name)
         assert user is not None and (user.name, user.name_key) == (name, name_key(name))
         assert user.created_at == NOW and user.password_hash == "$argon2id$fake"
-        assert await store.find_user(name_key(name.upper())) == user
-        assert await store.session_user(token_hash("s" + name), NOW + 1) == user
-        assert await store.session_user(token_hash("s" + name), NOW + 30 * DAY) is None
-        assert await store.session_user(token_hash("unknown"), NOW) is None
+        assert await store.accounts.find(name_key(name.upper())) == user
+        assert await store.accounts.find_by_session(token_hash("s" + name), NOW + 1) == user
+        assert await store.accounts.find_by_session(token_hash("s" + name), NOW + 30 * DAY) is None
+        assert await store.accounts.find_by_session(token_hash("unknown"), NOW) is None
 
     with_store(url, work)
 
@@ -102,7 +102,7 @@ def test_a_name_key_is_taken_once(url: str, new_name: Callable[[str], str]) -> N
         first = await sign_up(store, name)
         assert first is not None
         assert await sign_up(store, name.upper(), session="other") is None
-        assert await store.session_user(token_hash("other" + name.upper()), NOW) is None
+        assert await store.accounts.find_by_session(token_hash("other" + name.upper()), NOW) is None
 
     with_store(url, work)
 
@@ -115,8 +115,8 @@ def test_sign_ups_at_once_for_one_name_make_one_account(
 
     async def work(store: Store) -> None:
         event.listen(store.engine.sync_engine, "commit", lambda _conn: commits.append(1))
-        if store._sync_engine is not None:
-            event.listen(store._sync_engine, "commit", lambda _conn: commits.append(1))
+        if store.writer.sync_engine is not None:
+            event.listen(store.writer.sync_engine, "commit", lambda _conn: commits.append(1))
         made = await asyncio.gather(*(sign_up(store, variant, session=str(i)) for i, variant
                                       in enumerate([name, name.upper(), name.lower()] * 3)))
         assert sum(user is not None for user in made) == 1
@@ -147,15 +147,16 @@ def test_a_log_in_adds_a_session_ends_the_replaced_and_expired_ones_and_rehashes
         user = await sign_up(store, name, session="a", days=1)
         stale = await sign_up(store, other, session="b", days=1)
         assert user is not None and stale is not None
-        await store.add_login_failure(user.name_key, now=NOW, forget_before=0,
-                                      lock_ms=lambda _n: 0)
+        await store.accounts.add_login_failure(user.name_key, now=NOW, forget_before=0,
+                                               lock_ms=lambda _n: 0)
         later = NOW + 2 * DAY  # both first sessions expired
-        await store.start_session(user.id, token_hash("c"), expires_at=later + DAY, now=later,
-                                  name_key=user.name_key, password_hash="$argon2id$new",
-                                  replaces=token_hash("a" + name))
-        found = await store.find_user(user.name_key)
+        await store.accounts.start_session(user.id, token_hash("c"), expires_at=later + DAY,
+                                           now=later, name_key=user.name_key,
+                                           password_hash="$argon2id$new",
+                                           replaces=token_hash("a" + name))
+        found = await store.accounts.find(user.name_key)
         assert found is not None and found.password_hash == "$argon2id$new"
-        assert await store.session_user(token_hash("c"), later) == found
+        assert await store.accounts.find_by_session(token_hash("c"), later) == found
         async with store.engine.connect() as conn:
             left = set((await conn.execute(select(sessions_table.c.token_hash).where(
                 sessions_table.c.user_id.in_([user.id, stale.id])))).scalars())
@@ -163,9 +164,9 @@ def test_a_log_in_adds_a_session_ends_the_replaced_and_expired_ones_and_rehashes
                 login_failures_table.c.name_key == user.name_key))).all()
         assert left == {token_hash("c")}  # the expired sessions of every account went
         assert failures == []  # a right password clears the wrong ones
-        await store.end_session(token_hash("c"))
-        await store.end_session(token_hash("never was"))
-        assert await store.session_user(token_hash("c"), later) is None
+        await store.accounts.end_session(token_hash("c"))
+        await store.accounts.end_session(token_hash("never was"))
+        assert await store.accounts.find_by_session(token_hash("c"), later) is None
 
     with_store(url, work)
 
@@ -178,16 +179,17 @@ def test_wrong_passwords_count_lock_and_are_forgotten(url: str,
         return 0 if failures < 3 else 1000 * 2 ** (failures - 3)
 
     async def work(store: Store) -> None:
-        untils = [await store.add_login_failure(key, now=NOW + i, forget_before=0,
-                                                lock_ms=lock) for i in range(5)]
+        untils = [await store.accounts.add_login_failure(key, now=NOW + i, forget_before=0,
+                                                         lock_ms=lock) for i in range(5)]
         assert untils == [0, 0, NOW + 2 + 1000, NOW + 3 + 2000, NOW + 4 + 4000]
-        assert await store.login_locked_until(key, NOW + 5) == NOW + 4 + 4000
-        assert await store.login_locked_until(key, NOW + 4 + 4000) == 0
-        assert await store.login_locked_until(name_key("nobody here"), NOW) == 0
+        assert await store.accounts.login_locked_until(key, NOW + 5) == NOW + 4 + 4000
+        assert await store.accounts.login_locked_until(key, NOW + 4 + 4000) == 0
+        assert await store.accounts.login_locked_until(name_key("nobody here"), NOW) == 0
         # A day later with no wrong password in between: counted from one again.
         later = NOW + DAY
-        assert await store.add_login_failure(key, now=later, forget_before=later - DAY + 10,
-                                             lock_ms=lock) == 0
+        assert await store.accounts.add_login_failure(key, now=later,
+                                                      forget_before=later - DAY + 10,
+                                                      lock_ms=lock) == 0
 
     with_store(url, work)
 
@@ -197,7 +199,7 @@ def test_accounts_outlive_the_store(url: str, new_name: Callable[[str], str]) ->
     user = with_store(url, lambda store: sign_up(store, name))
 
     async def read(store: Store) -> tuple[StoredUser | None, StoredUser | None]:
-        return (await store.find_user(name_key(name)),
-                await store.session_user(token_hash("s" + name), NOW))
+        return (await store.accounts.find(name_key(name)),
+                await store.accounts.find_by_session(token_hash("s" + name), NOW))
 
     assert with_store(url, read) == (user, user)

@@ -41,7 +41,7 @@ async def _store_record(url: str, record: dict[str, object]) -> int:
     store = Store(url)
     await store.open()
     try:
-        return await store.save_record("ANALYS", 1, record, dumps(record))
+        return await store.records.save("ANALYS", 1, record, dumps(record))
     finally:
         await store.close()
 

@@ -262,7 +262,7 @@ def test_a_table_that_cannot_be_restored_says_so_on_its_page(
     message = re.compile(rf"^table '{code}' could not be restored from storage \(.+\); "
                          r"the server's operator is told$")
 
-    visit_refused_table(pages, server.base, code, message)
+    visit_refused_table(pages, server.base, code, UNRESTORED_EN)  # translated by its code
 
     status, health = server.get("/healthz")
     assert status == 200 and health["status"] == "degraded", health
@@ -287,7 +287,7 @@ def test_an_expired_table_says_so_on_its_page(pages: Opener, server: Server) -> 
     message = f"table '{code}' expired: nobody came to it"
     assert answer["error"] == message
 
-    visit_refused_table(pages, server.base, code, message)
+    visit_refused_table(pages, server.base, code, EXPIRED_EN)  # translated by its code
 
     player = pages.page("player")
     open_as_seat_0(player, server.base, code, quick["token"])

@@ -24,7 +24,7 @@ from basra.match import Match
 from basra.rules import make_rules
 from basra.server import create_app
 from basra.store import Store
-from basra.store.db import moves_table, records_table, seats_table, tables_table
+from basra.store.schema import moves_table, records_table, seats_table, tables_table
 
 
 def postgres_url() -> str | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from basra.store.analysis_store import PUZZLE_START_RATING
+from basra.store import PUZZLE_START_RATING
 from basra.study.puzzles import mine_record, packaged_puzzles
 
 

@@ -23,12 +23,14 @@ FOUR_SEATS = [{"kind": "human"}, {"kind": "bot", "level": "expert"},
 
 
 def error_of(response: Any, status: int) -> str:
-    """The one-line ``error`` of a refused request."""
+    """The one-line ``message`` of a refused request."""
     assert response.status_code == status, (response.status_code, response.text)
     body = response.json()
-    assert set(body) == {"error"}, body
-    assert isinstance(body["error"], str) and body["error"] and "\n" not in body["error"]
-    text: str = body["error"]
+    assert set(body) == {"code", "message", "params", "error"}, body
+    assert isinstance(body["code"], str) and body["code"] and isinstance(body["params"], dict)
+    assert body["error"] == body["message"]  # the pages written before "message" read it
+    assert isinstance(body["message"], str) and body["message"] and "\n" not in body["message"]
+    text: str = body["message"]
     return text
 
 

@@ -25,7 +25,7 @@ from basra.rules import make_rules
 from basra.server import computer as computer_module
 from basra.server import create_app
 from basra.server.computer import ComputerPlayers
-from basra.store import Store, db
+from basra.store import Store, writer
 from basra.store.schema import moves_table, tables_table
 
 Web = Any
@@ -59,7 +59,7 @@ def stored_moves(web: Web, code: str) -> list[int]:
 def failing_writes(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
     """Set ``["fail"]`` to make every transaction fail as a full disk does."""
     switch = {"fail": False}
-    real_apply = db._apply
+    real_apply = writer._apply
 
     def apply(conn: Any, changes: list[Any], touch: Any = ()) -> None:
         if switch["fail"]:
@@ -67,8 +67,8 @@ def failing_writes(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
                 "database or disk is full"))
         real_apply(conn, changes, touch)
 
-    monkeypatch.setattr(db, "_apply", apply)
-    monkeypatch.setattr(db, "RETRY_MOST", 0.05)
+    monkeypatch.setattr(writer, "_apply", apply)
+    monkeypatch.setattr(writer, "RETRY_MOST", 0.05)
     return switch
 
 
@@ -308,7 +308,7 @@ def test_a_table_finished_before_its_record_was_written_gets_it_on_loading(
         store = Store(url)
         await store.open()
         for index, move in enumerate(moves):
-            await store.add_move(code, 1, index, move)
+            await store.tables.add_move(code, 1, index, move)
         async with store.engine.begin() as conn:
             await conn.execute(tables_table.update().where(tables_table.c.code == code)
                                .values(opened_at=1))

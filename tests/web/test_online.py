@@ -246,7 +246,7 @@ def test_a_rated_result_counts_once_across_a_restart_and_a_second_save(
         changes = end["rating_changes"]
         assert len(changes) == 2
         table = web.hub.tables[code]
-        web.http.portal.call(web.hub._save_record, table)  # saved again: counted once
+        web.http.portal.call(web.hub.play.save_record, table)  # saved again: counted once
         assert table.rating_changes == changes
         for name in names:
             profile = web.ok(web.http.get(f"/api/users/{name}"))

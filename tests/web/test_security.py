@@ -30,12 +30,14 @@ MAX_BODY = 1_000_000
 
 
 def error_of(response: Any, status: int) -> str:
-    """The one-line ``error`` of a refused request."""
+    """The one-line ``message`` of a refused request."""
     assert response.status_code == status, (response.status_code, response.text)
     body = response.json()
-    assert set(body) == {"error"}, body
-    assert isinstance(body["error"], str) and body["error"] and "\n" not in body["error"]
-    text: str = body["error"]
+    assert set(body) == {"code", "message", "params", "error"}, body
+    assert isinstance(body["code"], str) and body["code"] and isinstance(body["params"], dict)
+    assert body["error"] == body["message"]  # the pages written before "message" read it
+    assert isinstance(body["message"], str) and body["message"] and "\n" not in body["message"]
+    text: str = body["message"]
     return text
 
 
@@ -311,7 +313,7 @@ def test_serve_refuses_a_declared_big_body_before_it_is_sent(served: Server) -> 
     answer, _ = exchange(port, head)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert b"connection: close" in answer.lower()
-    assert b'{"error": ' in answer
+    assert b'{"code": "body_too_large", ' in answer
 
 
 def test_serve_stops_reading_a_chunked_body_past_the_cap(served: Server) -> None:

@@ -10,17 +10,18 @@ match), 50 points more or less when the sampled deal ends the match won or lost.
 clearly worse than the best (three standard errors behind) stops getting samples, so the
 close ones get more. A seat whose plays of the match so far are all the expert's or all
 greedy (:mod:`basra.bots.reading`) plays so in the rollouts, and its plays of the batch
-say what it may hold. :class:`SearchSettings` holds the alternatives measured against it
-(docs/strength.md): other rollout policies (the expert's own play among them), inference
-from the other seats' plays, information-set MCTS, the chance to win the match as a
-sample's value.
+say what it may hold; with two players, once the other seat is read, a search tree
+below each move plans the master's later moves of the deal against that seat's replies.
 
-With numba installed (``pip install 'basra[fast]'``) it searches in compiled code
-(:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Without it,
-it falls back to the pure-Python search of the reference core on ``workers`` processes
-(both cores by default). When every hidden card is known (two players, stock empty: the
-other hand is exactly the unseen cards) it solves the rest of the deal exactly, against
-the read seat's style where the other seat is read (its best replies otherwise).
+With numba (a dependency of the package) it searches in compiled code
+(:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Where numba
+cannot be imported (or ``BASRA_NO_FAST=1``), it falls back to the pure-Python search of
+the reference core on ``workers`` processes (both cores by default). When every hidden
+card is known (two players, stock empty: the other hand is exactly the unseen cards) it
+solves the rest of the deal exactly, against the read seat's style where the other seat
+is read (its best replies otherwise).
+:class:`SearchSettings` also plays the master as it was before the compiled search, for
+the benchmarks that measure against it.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import signal
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
@@ -41,52 +42,31 @@ from basra.observe import Observation, observe_state
 from basra.rules import Rules
 from basra.state import DealState
 
-from .reading import MIN_PLAYS, StyleReader, style_moves
+from .reading import StyleReader, style_moves
 from .search import Policy, deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "ROLLOUT_POLICY", "MasterBot",
-           "MoveEstimate", "SearchSettings", "move_settings", "search_moves"]
+__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "READ_TREE_PLAYERS", "ROLLOUT_POLICIES",
+           "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "SearchSettings", "search_moves",
+           "uses_tree"]
 
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
 ROLLOUT_POLICY = 3
-"""The compiled search's rollout policy: 3, greedy keeping its sweepers for a richer floor
-while the stock lasts (see :func:`basra.fast.kernels.policy_move`). Against the expert
-over 100 duplicate matches at 8,000 samples a move it won 77 (margin 14.4 points a
-deal) where greedy rollouts (policy 1) won 67 (12.7), and policy 2 (greedy less the next
-player's best reply) 69 (11.5), three times slower (docs/strength.md). For two players:
-with more, :data:`MANY_PLAYERS_POLICY`."""
+"""The compiled search's rollout policy with two players: 3, greedy keeping its sweepers
+for a richer floor while the stock lasts (see :func:`basra.fast.kernels.policy_move`).
+With more, :data:`MANY_PLAYERS_POLICY`."""
 MANY_PLAYERS_POLICY = 4
 """The rollout policy with more than two players: 4, the expert's play. With other seats
-to model beside the next one, the rollouts must play them as players do: against two
-experts over 150 three-player matches at 1,000 samples a move it won 83.3% where policy 3
-at 5,000 won 31.3% (even: 33.3%); a master pair against an expert pair, 4-player
-partnership, 75.0% of 200 (margin 15.1 points a deal) where policy 3 won 70.0% (9.9)
-(docs/strength.md)."""
+to model beside the next one, the rollouts must play them as players do."""
+ROLLOUT_POLICIES = (1, 3, 4)
+"""The rollout policies the compiled search plays (:func:`basra.fast.kernels.policy_move`):
+1 greedy, 3 greedy keeping its sweepers, 4 the expert's play."""
 READ_TREE_PLAYERS = (2,)
 """The numbers of players the master searches with the tree once another seat's style
-is read (:attr:`SearchSettings.read_tree`; flat sampling before, and with more players,
-where it is not measured). Two players, with a flat root (:attr:`SearchSettings.flat_root`)
-at 5,000 deals a move, over 400 duplicate matches: against greedy it won 87.5% where
-flat sampling won 85.0% (2.3 ± 0.8 points a deal more on the same seeds), against the
-expert 79.0% where it won 77.0% (1.5 ± 0.9) (docs/strength.md)."""
-INFER_TAU = 0.0
-"""Inference from the other seats' plays of the batch: each sample is weighted by how
-likely their plays are with the hands it deals them, by a softmax of this temperature
-over their moves' values as the rollout policy weighs them (the expert's for policy 4,
-greedy's for 1, else greedy keeping sweepers; 0: every sample weighs the same). It pays
-only when that model is the other seat's real play: sharp (0.05) with the expert's
-values, it gains a point a deal against the expert and loses three against a master
-(docs/strength.md). A seat whose style is read (:attr:`SearchSettings.read_styles`) is
-read by its style whatever this is."""
+is read (:func:`uses_tree`; flat sampling before, and with more players)."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""
-
-
-WIN_CHANCE = False
-"""Whether the compiled search values a sample by the chance to win the match from the
-totals after its deal (two sides), rather than by the deal's margin and the bonus."""
 
 
 class MoveEstimate(NamedTuple):
@@ -128,92 +108,34 @@ def search_moves(observation: Observation, seconds: float, seed: int,
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """How the master searches (the defaults are the master's play)."""
+    """How the master searches: the defaults are the master's play. The master before
+    the compiled search is ``SearchSettings(policy=1, prune=False, match_bonus=0.0,
+    read_styles=False, compiled=False)`` at 1000 ms a move on two workers
+    (``benchmarks/master_versions.py --old-master``)."""
 
     policy: int | None = None
     """The compiled search's rollout policy (:func:`basra.fast.kernels.policy_move`): 1
-    greedy, 2 greedy less the next player's best reply, 3 greedy keeping its sweepers,
-    4 the expert's play (:func:`basra.fast.kernels.expert_move`, about five times slower
-    a sample); None: by the rules (:meth:`rollout_policy`)."""
-    infer_tau: float = INFER_TAU
-    """The compiled search's inference temperature (0: none)."""
+    greedy, 3 greedy keeping its sweepers, 4 the expert's play; None: by the rules
+    (:meth:`rollout_policy`)."""
     prune: bool = True
     """Whether the compiled search stops sampling moves clearly worse than the best."""
     match_bonus: float = MATCH_BONUS
     """Points a sampled deal that ends the match is worth more (won) or less (lost)."""
-    win_chance: bool = WIN_CHANCE
-    """Two sides: a sampled deal is worth the chance to win the match from the totals
-    after it (:func:`basra.fast.core.win_chances`) instead of its margin and bonus."""
-    tree: bool = False
-    """Search with information-set MCTS (:func:`basra.fast.core.observation_tree_search`)
-    instead of flat determinized sampling, from the first move."""
-    exploration: float = 100.0
-    """The tree search's UCB width, in points: at 20 it lost six points a deal to flat
-    sampling against a read seat; at 100, against a read seat, it played as flat sampling
-    does against the expert and gained 2.4 points a deal against greedy (docs/strength.md)."""
-    read_tree: bool | None = None
-    """Search with the tree whenever another seat's style is read: that seat plays its
-    style in the tree as in the rollouts, so the master's later moves of the deal are
-    planned against what it does (flat sampling otherwise). None: by the rules
-    (:data:`READ_TREE_PLAYERS`)."""
-    flat_root: bool = True
-    """With the tree: every root move is played on each sampled deal with the same
-    rollout randomness, as flat sampling does, and the tree searches the later moves
-    below each (:func:`basra.fast.core.observation_tree_search`'s ``flat_root``); the move
-    played is then the best valued. False: the root's moves are chosen by UCB as the
-    tree's other moves are, and the most visited is played."""
-    batch_tree: bool = False
-    """With the tree: it stops where the batch in progress ends (the rollout policies
-    play on), rather than searching the later batches, whose hands no seat has seen.
-    Against a read seat it played as the tree to the deal's end does (+0.5 ± 0.6 points
-    a deal against greedy, +0.1 ± 0.7 against the expert, 400 matches each;
-    docs/strength.md)."""
-    model_unread: bool = False
-    """Where the tree is used once a seat is read (:attr:`read_tree`): use it from the
-    first move, a seat of no known style playing the rollout policy in the tree as in
-    the rollouts (its moves not chosen by UCB, its plays not read). It gained 2.5 ± 1.6
-    points a deal against the master of before, never read, and lost 1.5 ± 0.9 against
-    the expert, read only later (docs/strength.md)."""
-    model_unlike: bool = False
-    """As :attr:`model_unread`, but only once every other seat's plays say it plays none
-    of the styles read (:meth:`basra.bots.reading.StyleReader.plays_no_style`: another
-    search player, a person); a level is searched as by default until it is read. Over
-    400 matches against the master of before it played as the default does (−0.0 ± 1.0
-    points a deal; docs/strength.md)."""
     read_styles: bool = True
     """Read the other seats' style from their plays of the match
     (:class:`basra.bots.reading.StyleReader`): a seat that plays as the expert or
-    greedily plays so in the compiled search's rollouts, and its plays of the batch
-    weigh the samples (:func:`basra.fast.core.observation_search`'s ``styles``)."""
-    read_after: int = MIN_PLAYS
-    """The fewest plays a style tells apart from other moves before a seat is read as
-    playing it (:data:`basra.bots.reading.MIN_PLAYS`)."""
-    style_tau: float | None = None
-    """The temperature a read seat's plays of the batch are read at; None: the compiled
-    search's (:data:`basra.fast.core.STYLE_TAU`)."""
-    presume_style: bool = False
-    """Until a seat is read, search as if it played the first style its plays so far do
-    not contradict (:attr:`basra.bots.reading.StyleReader.presume`)."""
-    read_solve: bool = True
-    """When every card is known (the exact solve of a deal's last batch), play against
-    a read seat's style: its turns are worth the mean of the moves its style would play
-    (:func:`basra.bots.reading.style_moves`), not its best reply; a seat not read is
-    taken to reply its best."""
-    solve_rollouts: bool = False
-    """Two players, a move of the batch before the last: the compiled search's rollouts
-    play the deal's last batch exactly for the master and a seat not read (alpha-beta on
-    the margin, a read seat playing its style), as the master plays it once the stock is
-    empty, rather than by the rollout policy (:data:`basra.fast.kernels.SOLVE`)."""
-    unread_policy: int | None = None
-    """The rollout policy the compiled search plays the other seats of no known style
-    (not read, or not yet) by; None: :meth:`rollout_policy`, as its own seat's. The
-    expert's play (4), which predicts the master of before's plays better, lost 2.9 ±
-    1.7 points a deal against it at 1,500 deals a move, and 2.0 ± 0.9 against greedy
-    before greedy was read (docs/strength.md)."""
+    greedily plays so in the compiled search's rollouts (and, two players, in its tree:
+    :func:`uses_tree`), its plays of the batch weigh the samples, and the exact solve of
+    a deal's last batch meets it with its style's moves."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
     searched before the compiled path."""
+
+    def __post_init__(self) -> None:
+        if self.policy not in (None, *ROLLOUT_POLICIES):
+            raise ValueError(f"rollout policy {self.policy!r} is not one of "
+                             f"{', '.join(map(str, ROLLOUT_POLICIES))} (or None: by the rules)")
 
     def rollout_policy(self, rules: Rules) -> int:
         """The rollout policy searched with under ``rules``: the one set, else
@@ -222,34 +144,11 @@ class SearchSettings:
             return self.policy
         return ROLLOUT_POLICY if rules.players == 2 else MANY_PLAYERS_POLICY
 
-    def uses_tree(self, rules: Rules, styles: tuple[int | None, ...]) -> bool:
-        """Whether it searches with the tree under ``rules``, given the styles read
-        (:attr:`tree`, :attr:`read_tree`, :attr:`model_unread`)."""
-        read_tree = self.read_tree if self.read_tree is not None else (
-            rules.players in READ_TREE_PLAYERS)
-        return self.tree or (read_tree and (self.model_unread or any(
-            s is not None for s in styles)))
 
-
-def move_settings(settings: SearchSettings, reader: StyleReader,
-                  observation: Observation) -> SearchSettings:
-    """How the master searches ``observation``: ``settings``, with
-    :attr:`SearchSettings.model_unread` on where :attr:`SearchSettings.model_unlike` asks
-    and ``reader`` says every other seat plays no style read."""
-    if not (settings.model_unlike and settings.read_styles):
-        return settings
-    others = [s for s in observation.seats if s != observation.seat]
-    if all(reader.plays_no_style(s) for s in others):
-        return replace(settings, model_unread=True)
-    return settings
-
-
-def _solves_rollouts(settings: SearchSettings, observation: Observation) -> bool:
-    """Whether the rollouts play the last batch exactly (:attr:`SearchSettings.solve_rollouts`):
-    two players, the stock holding the last batch alone."""
-    rules = observation.rules
-    return settings.solve_rollouts and rules.players == 2 and (
-        observation.stock_count == rules.players * rules.hand_size)
+def uses_tree(rules: Rules, styles: tuple[int | None, ...]) -> bool:
+    """Whether the master searches with the tree under ``rules``, given the styles read:
+    once another seat is read, with :data:`READ_TREE_PLAYERS` players."""
+    return rules.players in READ_TREE_PLAYERS and any(s is not None for s in styles)
 
 
 def _search(observation: Observation, seconds: float, seed: int, samples: int | None,
@@ -262,27 +161,15 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
         from basra.fast.core import observation_search, observation_tree_search
 
         policy = settings.rollout_policy(observation.rules)
-        if settings.uses_tree(observation.rules, styles):
+        if uses_tree(observation.rules, styles):
             stats = observation_tree_search(observation, seconds, seed, samples,
                                             policy=policy,
                                             match_bonus=settings.match_bonus,
-                                            exploration=settings.exploration,
-                                            win_chance=settings.win_chance, styles=styles,
-                                            flat_root=settings.flat_root,
-                                            batch_only=settings.batch_tree,
-                                            model_unread=settings.model_unread,
-                                            style_tau=settings.style_tau,
-                                            endgame=_solves_rollouts(settings, observation),
-                                            unread_policy=settings.unread_policy)
-            return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
-        stats = observation_search(observation, seconds, seed, samples,
-                                   policy=policy, prune=settings.prune,
-                                   match_bonus=settings.match_bonus,
-                                   infer_tau=settings.infer_tau,
-                                   win_chance=settings.win_chance, styles=styles,
-                                   style_tau=settings.style_tau,
-                                   endgame=_solves_rollouts(settings, observation),
-                                   unread_policy=settings.unread_policy)
+                                            styles=styles)
+        else:
+            stats = observation_search(observation, seconds, seed, samples,
+                                       policy=policy, prune=settings.prune,
+                                       match_bonus=settings.match_bonus, styles=styles)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]
@@ -354,7 +241,7 @@ class MasterBot:
         default = 1 if compiled else min(2, os.cpu_count() or 1)
         self.workers = max(1, workers if workers is not None else default)
         self._pool: Executor | None = None
-        self.reader = StyleReader(self.settings.read_after, self.settings.presume_style)
+        self.reader = StyleReader()
         """What the other seats' plays say of their style."""
 
     def close(self) -> None:
@@ -374,19 +261,15 @@ class MasterBot:
             return ()
         return self.reader.styles(len(observation.hand_counts))
 
-    def _settings(self, observation: Observation) -> SearchSettings:
-        """How it searches this move (:func:`move_settings`)."""
-        return move_settings(self.settings, self.reader, observation)
-
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
         moves = observation.legal_moves
         self.reader.observe(observation)
         styles = self._styles(observation)
-        settings = self._settings(observation)
+        settings = self.settings
         if _fully_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
-            policies = _known_play(observation, styles) if settings.read_solve else {}
+            policies = _known_play(observation, styles)
             exact = solve(sample, observation.side, observation.carry, policies)
             ranked = [MoveEstimate(m, exact[m], 1) for m in moves]
         else:
@@ -420,13 +303,6 @@ class MasterBot:
             self.reader.observe(observation)
             return moves[0]
         ranked = self.estimates(observation)
-        if self._settings(observation).uses_tree(observation.rules,
-                                                 self._styles(observation)) and (
-                not _fully_known(observation)):
-            # the tree search's choice is its most visited move (all alike with a flat
-            # root, where the best valued is played)
-            top = max(e.samples for e in ranked)
-            ranked = [e for e in ranked if e.samples == top]
         best = ranked[0].value
         choices = [e.move for e in ranked if e.value >= best - 1e-9]
         return choices[0] if len(choices) == 1 else self.rng.choice(choices)

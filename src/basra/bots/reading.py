@@ -5,7 +5,7 @@ its plays can be checked against what a known style would have played with that 
 the expert's reasoning (rollout policy 4) or greedy play (policy 1). A seat whose plays
 agree with one style nearly always, over enough plays that the style tells apart from
 other moves, is taken to play it: the master's rollouts then play that seat as it plays,
-and its plays of the batch in progress say what it may hold (docs/strength.md). Plays
+and its plays of the batch in progress say what it may hold. Plays
 that a style does not explain (a person's, another search player's) leave a seat
 unread, and the master searches as it does against anyone.
 
@@ -36,15 +36,10 @@ _LEVELS: dict[int, ExpertBot | GreedyBot] = {LEVEL_STYLES["expert"]: ExpertBot()
                                              LEVEL_STYLES["greedy"]: GreedyBot()}
 MIN_PLAYS = 8
 """The fewest plays a style tells apart from other moves before a seat is read as it:
-about four batches. Over 20 matches each it read the expert and greedy at four in five of
-their opponents' decisions and misread none of the players measured (the expert, greedy,
-random play, a master), where 6 misread some now and then and 12 read the expert and
-greedy at 70% of the decisions (``benchmarks/style_agreement.py --read-after``,
-docs/strength.md)."""
+about four batches."""
 MIN_AGREEMENT = 0.95
-"""The share of those plays that must be the style's: over 20 matches each the expert's
-plays were all its style's and greedy's all its, where a master's agreed with the
-expert's in 70% (``benchmarks/style_agreement.py``, docs/strength.md)."""
+"""The share of those plays that must be the style's (the levels' plays are all their
+style's; another search player's or a person's are not)."""
 
 
 def style_moves(style: int, observation: Observation) -> list[int]:
@@ -61,16 +56,10 @@ class StyleReader:
     """Counts, per seat and style, the plays of finished batches the style tells apart
     and how many of them it would have played."""
 
-    def __init__(self, min_plays: int = MIN_PLAYS, presume: bool = False,
+    def __init__(self, min_plays: int = MIN_PLAYS,
                  styles: tuple[int, ...] = STYLES) -> None:
         self.min_plays = min_plays
         """The fewest plays a style tells apart before a seat is read as it."""
-        self.presume = presume
-        """Until a seat is read, take it to play the first style (in :data:`STYLES`'s
-        order) its plays so far agree with as often as reading asks
-        (:data:`MIN_AGREEMENT`; so, before 20 plays, that none of them contradicts): a
-        seat is presumed to play as the expert from its first move until a play says
-        otherwise."""
         self.styles_read = styles
         """The styles (rollout policies) whose agreement with each seat's plays is
         counted and which a seat may be read as, in the order they are tried:
@@ -78,11 +67,9 @@ class StyleReader:
         self._counts: dict[tuple[int, int], list[int]] = {}
         self._read: set[tuple[int, int, int]] = set()
         self._deal = 0
-        self._seat: int | None = None
 
     def observe(self, observation: Observation) -> None:
         """Read the batches of this deal finished since the last call (once each)."""
-        self._seat = observation.seat
         if not fast.available():
             return
         if observation.deal_number < self._deal:  # a new match: other players, maybe
@@ -120,21 +107,7 @@ class StyleReader:
             share = agreed / told if told >= self.min_plays else 0.0
             if share >= MIN_AGREEMENT and share > best_share:
                 best, best_share = style, share
-        if best is None and self.presume and seat != self._seat:
-            for style in self.styles_read:
-                told, agreed = self.plays(seat, style)
-                if agreed >= told * MIN_AGREEMENT:
-                    return style
         return best
-
-    def plays_no_style(self, seat: int) -> bool:
-        """Whether ``seat``'s plays so far say it plays none of the styles: each style
-        has told apart enough of them and disagrees with too many."""
-        for style in self.styles_read:
-            told, agreed = self.plays(seat, style)
-            if told < self.min_plays or agreed / told >= MIN_AGREEMENT:
-                return False
-        return True
 
     def styles(self, players: int) -> tuple[int | None, ...]:
         """:meth:`style` of every seat."""

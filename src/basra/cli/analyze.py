@@ -15,6 +15,7 @@ from basra.cli.common import (
     Number,
     UserError,
     cli,
+    load_master_search,
     out,
     print_table,
     progress_bar,
@@ -74,6 +75,7 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
     for seat in seats:
         if seat >= players:
             raise UserError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
+    load_master_search()
     started = time.perf_counter()
     with progress_bar() as progress:
         task = progress.add_task("decisions", total=None)

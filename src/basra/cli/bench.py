@@ -32,7 +32,7 @@ def bench(variant: str | None, players: int | None, rule_items: Sequence[str],
     Three measurements share SECONDS: whole random deals (deal, uniformly random legal
     moves, score) with the reference core's playout path, the same deals one step at a
     time (legal_moves + apply), then random deals by the compiled path that search uses
-    (when numba is installed: pip install 'basra[fast]').
+    (numba's; the reference core's figures are the pure-Python fallback).
     """
     from basra import fast as compiled
     from basra.fast.bench import bench_fast, bench_playouts, bench_steps
@@ -73,7 +73,8 @@ def bench(variant: str | None, players: int | None, rule_items: Sequence[str],
     out.print(f"  step by step:      {steps.deals_per_second:9,.0f} deals/s "
               f"{steps.plays_per_second:11,.0f} plays/s")
     if native is None:
-        out.print(f"  compiled path:     not available: {compiled.unavailable_reason()}")
+        out.print(f"  compiled path:     not available: {compiled.unavailable_reason()}",
+                  markup=False)
     else:
         result = native.result
         out.print(f"  compiled path:     {result.deals_per_second:9,.0f} deals/s "

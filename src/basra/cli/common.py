@@ -415,3 +415,18 @@ def bonus_word(rules: Rules) -> str:
 def game_title(rules: Rules) -> str:
     """The game's name as a title: Basra, or Pasur."""
     return rules.family.capitalize()
+
+
+def load_master_search() -> None:
+    """Compile the master's search, or load numba's cache of it, before play starts, with
+    a line on stderr: the first time after an install takes a minute or two, later ones
+    under a second (without the compiled path, nothing to do)."""
+    from basra import fast
+
+    if not fast.available():
+        return
+    from basra.fast import core
+
+    with err.status("Loading the master's search (the first time after an install compiles "
+                    "it: a minute or two)"):
+        core.compile_kernels()

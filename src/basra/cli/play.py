@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from basra.bots import BOT_LEVELS, Bot, close_bot, make_bot
+from basra.bots import BOT_LEVELS, Bot, bot_label, close_bot, make_bot
 from basra.bots.master import MasterBot
 from basra.cards import InvalidCardError, parse_card
 from basra.cli.common import (
@@ -27,6 +27,7 @@ from basra.cli.common import (
     cli,
     computer_level,
     game_title,
+    load_master_search,
     out,
     parse_bots,
     print_table,
@@ -332,6 +333,8 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     match = Match(rules, seed, variant=variant_name)
+    if hints or "master" in (bot_label(b) for b in bot_names):
+        load_master_search()
     bots = {s: make_bot(b, seed * 10 + s, think_ms=think_ms)
             for s, b in zip(others, bot_names, strict=True)}
     names = [name if s == seat else bots[s].name for s in range(rules.players)]

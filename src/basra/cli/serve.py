@@ -141,7 +141,8 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                                   "socket": socket_limit, "signup": signup_limit,
                                   "login": login_limit},
                      address_connections=sockets_per_address, max_tables=max_tables,
-                     master_workers=master_workers, cluster=cluster, collector=Collector(),
+                     master_workers=master_workers, warm_master=True, cluster=cluster,
+                     collector=Collector(),
                      rate_limit_storage=redis_url or "memory://")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "

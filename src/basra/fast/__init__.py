@@ -1,7 +1,8 @@
 """The compiled fast path for search: captures, plays, playouts and scoring at native speed.
 
-It needs numba (``pip install basra[fast]``); without it everything still works on the
-pure-Python reference core, only slower. :func:`available` says which one search uses.
+It runs on numba, which the package installs; where numba cannot be imported (or with
+``BASRA_NO_FAST=1``) everything still works on the pure-Python reference core, only
+slower. :func:`available` says which one search uses.
 The reference core (:mod:`basra.state`, :mod:`basra.captures`) defines the rules; this
 path is checked against it state by state (``tests/test_fast.py``,
 ``benchmarks/fast_differential.py``).
@@ -23,7 +24,7 @@ def unavailable_reason() -> str | None:
     if os.environ.get("BASRA_NO_FAST", "") not in ("", "0"):
         return "turned off by BASRA_NO_FAST"
     if importlib.util.find_spec("numba") is None:
-        return "numba is not installed (pip install 'basra[fast]')"
+        return "numba is not installed (pip install 'numba>=0.60')"
     return None
 
 

@@ -45,7 +45,6 @@ __all__ = [
     "random_deals",
     "sample_observation",
     "to_array",
-    "win_chances",
 ]
 
 STYLE_TAU = 0.001
@@ -53,9 +52,9 @@ STYLE_TAU = 0.001
 style would not have made with a sampled hand all but rules that hand out (a slip's
 chance, :data:`basra.fast.kernels.SLIP`, keeps it from nothing), and a move valued a
 hair below the best counts as one the style would not make (the levels play their best
-valued move, ties at random). Over 600 duplicate matches against the levels it gained
-1.0 point a deal over 0.05, where the master searched as many deals in its 300 ms
-(docs/strength.md)."""
+valued move, ties at random)."""
+EXPLORATION = 100.0
+"""The tree search's UCB width, in points (:func:`observation_tree_search`)."""
 
 _CHOICE = {
     "basra": {"clear": 0, "lone": 1},
@@ -204,28 +203,28 @@ def compile_kernels() -> float:
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1,
              np.ones(4, np.int64), np.array([1], np.uint64), np.zeros((4, len(moves))),
              np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
-             np.zeros(1, np.int64), np.ones(4, np.int64), 1.0, np.zeros((0, 0)))
+             np.zeros(1, np.int64), np.ones(4, np.int64), 1.0)
     k.agreement(fast.cfg, fast.cards, history, np.array([1 << (moves[0] & 63)], np.int64),
                 4, np.zeros(2, np.int64), fast.options, fast.memo)
-    win_chances(fast, 101, deals=4)
     tree = np.empty((k.TREE_ROWS, len(moves) + 2), np.int64)
     sums = np.empty(len(moves) + 2)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, 0)], np.int64)
     k.tree_search(fast.cfg, fast.cards, base, unseen, np.zeros(4, np.int64),
                   np.array([1, 0], np.int64), 0, 0, 1, np.ones(4, np.int64),
                   np.array([1], np.uint64), tree,
-                  sums, used, np.zeros(4, np.int64), 101, 1.0, 40.0, np.zeros((0, 0)),
+                  sums, used, np.zeros(4, np.int64), 101, 1.0, EXPLORATION,
                   np.zeros(4, np.int64), history, np.zeros(1, np.int64),
-                  np.ones(4, np.int64), 1.0, False, False, np.zeros(2))
+                  np.ones(4, np.int64), 1.0, np.zeros(2))
     return time.perf_counter() - start
 
 
 class SearchStats(NamedTuple):
     """Per candidate move: the weighted sums of its sampled values and of their squares,
-    the sum of the samples' weights (each 1 without inference), and how many samples it
-    got. A move's estimate is ``sums[i] / weights[i]``. ``nodes``: how many nodes the
-    tree search's tree holds (0 for flat sampling). ``dealt``: how many deals the tree
-    search dealt, those its inference turned down included (0 for flat sampling)."""
+    the sum of the samples' weights (each 1 where no seat's plays are read), and how many
+    samples it got. A move's estimate is ``sums[i] / weights[i]``. ``nodes``: how many
+    nodes the tree search's tree holds (0 for flat sampling). ``dealt``: how many deals
+    the tree search dealt, those its reading turned down included (0 for flat
+    sampling)."""
 
     sums: list[float]
     squares: list[float]
@@ -238,42 +237,27 @@ class SearchStats(NamedTuple):
 def observation_search(observation: Observation, seconds: float, seed: int,
                        samples: int | None = None, policy: int = 1,
                        prune: bool = True, match_bonus: float = 0.0,
-                       infer_tau: float = 0.0, win_chance: bool = False,
-                       styles: Sequence[int | None] = (),
-                       style_tau: float | None = None,
-                       endgame: bool = False,
-                       unread_policy: int | None = None) -> SearchStats:
+                       styles: Sequence[int | None] = ()) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
     plays every still-active move on it and finishes the deal with the rollout
-    ``policy`` (0 uniformly random, 1 greedy, 2 greedy less the next player's best
-    reply, 3 greedy keeping its sweepers). Searches until ``seconds`` pass, or exactly
-    ``samples`` samples when that is given (reproducible). With ``prune``, a move whose
-    mean value is clearly below the best one's (by more than three standard errors of
-    the difference, after 24 samples) is dropped, and the samples go to the others.
-    ``match_bonus``: points added to a sample's value when the deal ends the match with
-    this side ahead, taken off when it ends behind (a match-aware objective near the
-    target). ``infer_tau`` > 0: each sample is weighted by how likely the other seats'
-    plays of this batch are with the hands it deals them
-    (:func:`basra.fast.kernels.likelihood`, a softmax of temperature ``infer_tau``).
-    ``win_chance`` (two sides): a sample is worth 100 times the chance to win the match
-    from the totals after its deal (:func:`win_chances`) instead of its margin.
-    ``styles``: per seat, the rollout policy that seat's play is known to follow (read
-    from its past plays, :class:`basra.bots.reading.StyleReader`), or None: such a seat
-    plays its style in the rollouts, and its plays of the batch weigh each sample as that
-    style reads them, at temperature ``infer_tau`` or else ``style_tau`` (None:
-    :data:`STYLE_TAU`). ``endgame`` (two players): the rollouts play the deal's last
-    batch exactly for this seat and every seat of no known style
-    (:data:`basra.fast.kernels.SOLVE`), as the master plays it once the stock is empty.
-    ``unread_policy``: the rollout policy of the other seats of no known style (None:
-    ``policy``, as this seat's).
+    ``policy`` (1 greedy, 3 greedy keeping its sweepers, 4 the expert's play). Searches
+    until ``seconds`` pass, or exactly ``samples`` samples when that is given
+    (reproducible). With ``prune``, a move whose mean value is clearly below the best
+    one's (by more than three standard errors of the difference, after 24 samples) is
+    dropped, and the samples go to the others. ``match_bonus``: points added to a
+    sample's value when the deal ends the match with this side ahead, taken off when it
+    ends behind (a match-aware objective near the target). ``styles``: per seat, the
+    rollout policy that seat's play is known to follow (read from its past plays,
+    :class:`basra.bots.reading.StyleReader`), or None: such a seat plays its style in the
+    rollouts, and its plays of the batch weigh each sample as that style reads them
+    (:func:`basra.fast.kernels.likelihood`, at temperature :data:`STYLE_TAU`).
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     history, held = batch_history(observation)
-    policies, models, tau = _seat_models(observation, policy, infer_tau, styles, style_tau,
-                                         endgame, unread_policy)
+    policies, models, tau = _seat_models(observation, policy, styles)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
     active = np.ones(n, np.bool_)
@@ -283,12 +267,11 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     side = observation.side
     carry = observation.carry
     totals = _match_totals(observation)
-    chances = _chances(observation, win_chance)
 
     def run(chunk: int) -> None:
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
                  carry, moves, active, chunk, policies, rng, stats, visits, totals,
-                 observation.target, match_bonus, history, held, models, tau, chances)
+                 observation.target, match_bonus, history, held, models, tau)
 
     def between(done: int) -> None:
         if prune and done >= 24 and active.sum() > 1:
@@ -301,64 +284,46 @@ def observation_search(observation: Observation, seconds: float, seed: int,
 
 def observation_tree_search(observation: Observation, seconds: float, seed: int,
                             samples: int | None = None, policy: int = 1,
-                            match_bonus: float = 0.0, exploration: float = 100.0,
-                            win_chance: bool = False,
-                            styles: Sequence[int | None] = (),
-                            style_tau: float | None = None,
-                            flat_root: bool = False, batch_only: bool = False,
-                            model_unread: bool = False,
-                            endgame: bool = False,
-                            unread_policy: int | None = None) -> SearchStats:
-    """Information-set Monte Carlo tree search of an observation's legal moves in compiled
-    code (:func:`basra.fast.kernels.tree_search`): for ``seconds``, or exactly
-    ``samples`` iterations (reproducible). Each iteration deals the unseen cards at
-    random, descends the tree of moves through those legal on that deal, adds a node and
-    finishes the deal with the rollout ``policy``. Per legal move: the sum of the values
-    of the iterations through it and their number (``weights`` and ``visits`` both);
-    ``squares`` are not kept (0). ``win_chance``: as :func:`observation_search`.
-    ``styles``: a seat of known style plays it in the tree as in the rollouts (its moves
-    are not chosen by UCB), and its plays of the batch keep a dealt sample with the
-    chance that style gives them (temperature ``style_tau``, None: :data:`STYLE_TAU`;
-    and a slip's chance, :data:`basra.fast.kernels.SLIP`) as a share of the likeliest
-    deal seen (the others are dealt anew; ``dealt`` counts them all), so the tree plans
-    the searching seat's later moves against that seat's real play, and a play no deal
-    explains costs it few deals.
-    ``flat_root``: each iteration plays every legal move on the same deal, as
-    :func:`observation_search` does, with a descent of the tree below each (so every
-    move has as many visits; ``samples`` counts deals). ``batch_only``: the tree stops
-    where the batch in progress ends, the rollouts play on. ``model_unread``: a seat of
-    no known style plays the rollout policy in the tree too (not chosen by UCB), with
-    no inference from its plays. ``endgame``, ``unread_policy``: as
-    :func:`observation_search`."""
+                            match_bonus: float = 0.0, exploration: float = EXPLORATION,
+                            styles: Sequence[int | None] = ()) -> SearchStats:
+    """Information-set Monte Carlo tree search of an observation's legal moves under a
+    flat root, in compiled code (:func:`basra.fast.kernels.tree_search`): for
+    ``seconds``, or exactly ``samples`` deals (reproducible). Each deal plays every legal
+    move on the same deal, as :func:`observation_search` does, and below each descends
+    the tree of later moves through those legal on that deal, adds a node and finishes
+    the deal with the rollout ``policy``. Per legal move: the sum of the values of the
+    descents through it and their number (``weights`` and ``visits`` both, the same for
+    every move); ``squares`` are not kept (0). ``styles``: a seat of known style plays
+    it in the tree as in the rollouts (its moves are not chosen by UCB), and its plays
+    of the batch keep a dealt sample with the chance that style gives them (temperature
+    :data:`STYLE_TAU`, and a slip's chance, :data:`basra.fast.kernels.SLIP`) as a share
+    of the likeliest deal seen (the others are dealt anew; ``dealt`` counts them all),
+    so the tree plans the searching seat's later moves against that seat's real play,
+    and a play no deal explains costs it few deals."""
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
-    # a node an iteration, and one for each new move of a seat of known style
-    descents = 1 << 17 if samples is None else samples * (n if flat_root else 1)
+    # a node a descent, and one for each new move of a seat of known style
+    descents = 1 << 17 if samples is None else samples * n
     capacity = 4 * descents + n + 1
     tree = np.empty((k.TREE_ROWS, capacity), np.int64)
     sums = np.empty(capacity)
     used = np.array([k.new_tree(fast.cfg, tree, sums, moves, observation.side)], np.int64)
     rng = np.array([(seed << 1) | 1], np.uint64)
     totals = _match_totals(observation)
-    chances = _chances(observation, win_chance)
-    policies, models, tau = _seat_models(observation, policy, 0.0, styles, style_tau,
-                                         endgame, unread_policy)
+    policies, models, tau = _seat_models(observation, policy, styles)
     styled = (models >= 0).astype(np.int64)
-    if model_unread:
-        styled[:] = 1
-        styled[observation.seat] = 0
     history, held = batch_history(observation)
     envelope = np.zeros(2)
 
     def run(chunk: int) -> None:
         k.tree_search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat,
                       observation.carry, chunk, policies, rng, tree, sums, used, totals,
-                      observation.target, match_bonus, exploration, chances, styled,
-                      history, held, models, tau, flat_root, batch_only, envelope)
+                      observation.target, match_bonus, exploration, styled,
+                      history, held, models, tau, envelope)
 
-    _in_chunks(run, seconds, samples, 8 if flat_root else 32)
+    _in_chunks(run, seconds, samples, 8)
     visits = [int(tree[k.T_VISITS, i + 1]) for i in range(n)]
     return SearchStats([float(sums[i + 1]) for i in range(n)], [0.0] * n,
                        [float(v) for v in visits], visits, int(used[0]),
@@ -379,60 +344,21 @@ def play_agreement(observation: Observation, batch: int, seat: int, model: int
     return int(out[0]), int(out[1])
 
 
-WIN_CHANCE_DEALS = 2000
-"""Deals of the expert against itself that :func:`win_chances` learns a deal's points
-from."""
-
-
-@lru_cache(maxsize=32)
-def _win_table(rules: Rules, target: int, deals: int) -> k.FloatArray:
-    fast = fast_rules(rules)
-    scores = np.zeros((deals, 4), np.int64)
-    k.deal_scores(fast.cfg, fast.cards, deals, 0, 4, scores)
-    table = k.win_chances(scores[:, :2], target)
-    table.flags.writeable = False
-    return table
-
-
-def win_chances(fast: FastRules, target: int, deals: int = WIN_CHANCE_DEALS) -> k.FloatArray:
-    """A two-sided game's chances to win a match to ``target`` from each pair of totals
-    before a deal (``[mine, theirs]``), when deals score as the expert's against itself
-    (``deals`` of them, played once per rules, target and number, and kept)."""
-    return _win_table(fast.rules, target, deals)
-
-
-def _chances(observation: Observation, wanted: bool) -> k.FloatArray:
-    """The win-chance table a search values its samples by, or an empty one (margins)."""
-    if not wanted or observation.rules.sides != 2:
-        return np.zeros((0, 0))
-    return win_chances(fast_rules(observation.rules), observation.target)
-
-
-def _seat_models(observation: Observation, policy: int, infer_tau: float,
-                 styles: Sequence[int | None], style_tau: float | None,
-                 endgame: bool = False, unread_policy: int | None = None
+def _seat_models(observation: Observation, policy: int, styles: Sequence[int | None]
                  ) -> tuple[k.Array, k.Array, float]:
     """Each seat's rollout policy, the model its plays are read with (-1: none) and the
-    temperature of that reading: ``policy`` everywhere (``unread_policy`` for the other
-    seats when given), read by it when ``infer_tau`` > 0, but a seat of known style plays
-    and is read by its style. ``endgame``: the seats of no known style (this one among
-    them) play a last batch exactly (:data:`basra.fast.kernels.SOLVE`)."""
-    solve = k.SOLVE if endgame else 0
-    policies = np.full(4, policy + solve, np.int64)
+    temperature of that reading: ``policy`` everywhere and no reading, but a seat of
+    known style plays and is read by its style (at :data:`STYLE_TAU`)."""
+    policies = np.full(4, policy, np.int64)
     models = np.full(4, -1, np.int64)
-    tau = infer_tau
+    tau = 0.0
     for seat in observation.seats:
         if seat == observation.seat:
             continue
         style = styles[seat] if seat < len(styles) else None
         if style is not None:
             policies[seat] = models[seat] = style
-            tau = tau or (STYLE_TAU if style_tau is None else style_tau)
-        else:
-            if unread_policy is not None:
-                policies[seat] = unread_policy + solve
-            if infer_tau > 0:
-                models[seat] = policies[seat] - solve
+            tau = STYLE_TAU
     return policies, models, tau
 
 

@@ -95,11 +95,6 @@ S_LAID_COUNT = 23
 S_LAID = 24  # 52 slots
 S_BATCHES = 76  # 26 batches of 4 hands
 STATE_SIZE = 180
-ENDGAME_CARDS = 8
-"""The most cards left in the hands for which a rollout plays the last batch exactly
-(:data:`SOLVE`): two hands of four."""
-ENDGAME_DEPTH = ENDGAME_CARDS + 2
-"""Room for the states of that search (:func:`endgame_value`)."""
 
 MAX_OPTIONS = 1024
 MAX_MOVES = 4096
@@ -702,19 +697,6 @@ def kept_value(cfg: Array, cards: Array, floor: int, move: int, early: bool) -> 
     return value
 
 
-@njit(cache=True)
-def _best_reply(cfg: Array, cards: Array, hand: int, floor: int, replies: Array,
-                options: Array, memo: Array) -> float:
-    """The most a hand gets this turn on ``floor`` (:func:`move_value`), 0 with no hand."""
-    if not hand:
-        return 0.0
-    n = hand_moves(cfg, cards, hand, floor, replies, options, memo)
-    best = -1e18
-    for i in range(n):
-        best = max(best, move_value(cfg, cards, floor, replies[i]))
-    return max(best, 0.0)
-
-
 def _comb_table() -> FloatArray:
     table = np.zeros((53, 53))
     for n in range(53):
@@ -938,21 +920,14 @@ def expert_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
 def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: UArray,
                 policy: int, replies: Array, options: Array, memo: Array,
                 values: FloatArray) -> int:
-    """The rollout policy's move among ``moves[:n]``: 0 uniform, 1 greedy
-    (:func:`move_value`), 2 greedy less the next player's best reply on the floor it
-    leaves (plus half of it when the next player is a partner), 3 greedy keeping its
-    sweepers (:func:`kept_value`), 4 the expert's (:func:`expert_value`). Ties broken at
-    random. ``replies``: room for a move list (policy 2) or the expert's context (policy
-    4); ``values``: room for 52 floats."""
+    """The rollout policy's move among ``moves[:n]``: 1 greedy (:func:`move_value`), 3
+    greedy keeping its sweepers (:func:`kept_value`), 4 the expert's
+    (:func:`expert_value`). Ties broken at random. ``replies``: room for the expert's
+    context (policy 4); ``values``: room for 52 floats."""
     if n == 1:
         return int(moves[0])
-    if policy == 0:
-        return int(moves[random_below(rng, n)])
     floor = st[S_FLOOR]
     seat = st[S_TO_PLAY]
-    following = st[S_TURNS + seat]
-    partner = cfg[C_SIDE_OF + following] == cfg[C_SIDE_OF + seat]
-    next_hand = st[S_HANDS + following] if following != seat else 0
     early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
     weight = 0.0
     clubs = 0.0
@@ -973,11 +948,6 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
             value = kept_value(cfg, cards, floor, move, early)
         else:
             value = move_value(cfg, cards, floor, move)
-            if policy == 2 and next_hand:
-                captured = move >> 6
-                after = floor ^ captured if captured else floor | 1 << (move & 63)
-                reply = _best_reply(cfg, cards, next_hand, after, replies, options, memo)
-                value += 0.5 * reply if partner else -reply
         if value > best + 1e-9:
             best = value
             chosen = move
@@ -989,173 +959,18 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
     return int(chosen)
 
 
-SOLVE = 8
-"""Added to a seat's rollout policy (``policies[seat]``): with two players, the seat
-plays the deal's last batch, where the sample's every card is known, by alpha-beta on the
-deal's points margin (:func:`endgame_value`) once at most :data:`ENDGAME_CARDS` are left
-in the hands; before, its policy."""
-
-
-@njit(cache=True)
-def endgame_value(cfg: Array, cards: Array, stack: Array, root: int, side: int,
-                  policies: Array, rng: UArray, move_stack: Array, frames: Array,
-                  bounds: FloatArray, options: Array, memo: Array, replies: Array,
-                  values: FloatArray, total: Array, alpha: float, beta: float) -> float:
-    """The points margin of ``side`` to the end of the deal from ``stack[root]`` (two
-    sides, no card left to deal; a majority prize carried from tied deals aside): a seat
-    marked :data:`SOLVE` plays its best (``side`` maximises, the other side minimises;
-    alpha-beta in the window ``alpha``, ``beta``), any other seat its policy's move.
-    Depth first without recursion (numba's cache cannot hold a recursive function):
-    ``stack[d]`` is the state at depth ``d``, ``move_stack[d]`` its moves,
-    ``frames[:, d]`` the node's kind (0 a policy's move, 1 maximising, 2 minimising),
-    moves and next move, ``bounds[:, d]`` its alpha, beta and best value so far."""
-    d = root
-    bounds[0, d] = alpha
-    bounds[1, d] = beta
-    entering = True
-    result = 0.0
-    while True:
-        if entering:
-            st = stack[d]
-            if is_over(st):
-                deal_score(cfg, cards, st, 0, total)
-                result = float(total[side] - total[1 - side])
-                entering = False
-                continue
-            seat = st[S_TO_PLAY]
-            moves = move_stack[d]
-            n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves,
-                                   options, memo)
-            policy = policies[seat]
-            if policy < SOLVE:
-                moves[0] = policy_move(cfg, cards, st, moves, n, rng, policy, replies,
-                                       options, memo, values)
-                n = 1
-                frames[0, d] = 0
-            else:
-                # captures first: the best move is most often one, and the sooner
-                # alpha-beta meets it the more it cuts
-                front = 0
-                for i in range(n):
-                    if moves[i] >> 6:
-                        move = moves[i]
-                        moves[i] = moves[front]
-                        moves[front] = move
-                        front += 1
-                maximising = cfg[C_SIDE_OF + seat] == side
-                frames[0, d] = 1 if maximising else 2
-                bounds[2, d] = -1e18 if maximising else 1e18
-            frames[1, d] = n
-            frames[2, d] = 1
-            stack[d + 1, :] = st
-            _apply_inline(cfg, cards, stack[d + 1], moves[0])
-            bounds[0, d + 1] = bounds[0, d]
-            bounds[1, d + 1] = bounds[1, d]
-            d += 1
-            continue
-        # ``result`` is the value of the node at depth d
-        if d == root:
-            return result
-        d -= 1
-        kind = frames[0, d]
-        if kind == 0:
-            continue  # a policy's one move: its value is the node's
-        if kind == 1:
-            if result > bounds[2, d]:
-                bounds[2, d] = result
-            if bounds[2, d] > bounds[0, d]:
-                bounds[0, d] = bounds[2, d]
-        else:
-            if result < bounds[2, d]:
-                bounds[2, d] = result
-            if bounds[2, d] < bounds[1, d]:
-                bounds[1, d] = bounds[2, d]
-        if bounds[0, d] >= bounds[1, d] or frames[2, d] >= frames[1, d]:
-            result = bounds[2, d]
-            continue
-        stack[d + 1, :] = stack[d]
-        _apply_inline(cfg, cards, stack[d + 1], move_stack[d, frames[2, d]])
-        frames[2, d] += 1
-        bounds[0, d + 1] = bounds[0, d]
-        bounds[1, d + 1] = bounds[1, d]
-        d += 1
-        entering = True
-
-
-@njit(cache=True)
-def _endgame_move(cfg: Array, cards: Array, st: Array, policies: Array, rng: UArray,
-                  stack: Array, move_stack: Array, frames: Array, bounds: FloatArray,
-                  options: Array, memo: Array, replies: Array, values: FloatArray,
-                  total: Array) -> int:
-    """The move of the seat to play worth most to its side by :func:`endgame_value`
-    (the first of equals)."""
-    side = cfg[C_SIDE_OF + st[S_TO_PLAY]]
-    stack[0, :] = st
-    moves = move_stack[0]
-    n = _hand_moves_inline(cfg, cards, st[S_HANDS + st[S_TO_PLAY]], st[S_FLOOR], moves,
-                           options, memo)
-    if n == 1:
-        return int(moves[0])
-    best = -1e18
-    chosen = moves[0]
-    for i in range(n):
-        move = moves[i]
-        stack[1, :] = st
-        _apply_inline(cfg, cards, stack[1], move)
-        value = endgame_value(cfg, cards, stack, 1, side, policies, rng, move_stack,
-                              frames, bounds, options, memo, replies, values, total, best,
-                              1e18)
-        if value > best:
-            best = value
-            chosen = move
-    return int(chosen)
-
-
 @njit(cache=True)
 def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array, policies: Array,
                    replies: Array, values: FloatArray) -> None:
     """Every seat plays its rollout policy (``policies[seat]``) to the end of the deal
-    (in place); a seat marked :data:`SOLVE` plays the last batch exactly (two
-    players)."""
-    if cfg[C_PLAYERS] == 2 and (policies[0] >= SOLVE or policies[1] >= SOLVE):
-        _solving_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
-                         values)
-        return
+    (in place)."""
     while not is_over(st):
         seat = st[S_TO_PLAY]
         n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves, options,
                                memo)
         move = policy_move(cfg, cards, st, moves, n, rng, policies[seat], replies, options,
                            memo, values)
-        _apply_inline(cfg, cards, st, move)
-
-
-@njit(cache=True)
-def _solving_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
-                     moves: Array, options: Array, memo: Array, policies: Array,
-                     replies: Array, values: FloatArray) -> None:
-    """:func:`policy_playout` with seats marked :data:`SOLVE`."""
-    stack = np.empty((0, 0), np.int64)
-    move_stack = np.empty((0, 0), np.int64)
-    frames = np.empty((3, ENDGAME_DEPTH), np.int64)
-    bounds = np.empty((3, ENDGAME_DEPTH))
-    total = np.zeros(4, np.int64)
-    while not is_over(st):
-        seat = st[S_TO_PLAY]
-        policy = policies[seat]
-        if policy >= SOLVE and st[S_NEXT_BATCH] >= st[S_BATCHES_COUNT] and (
-                popcount(st[S_HANDS]) + popcount(st[S_HANDS + 1]) <= ENDGAME_CARDS):
-            if stack.shape[0] == 0:
-                stack = np.empty((ENDGAME_DEPTH, STATE_SIZE), np.int64)
-                move_stack = np.empty((ENDGAME_DEPTH, MAX_MOVES), np.int64)
-            move = _endgame_move(cfg, cards, st, policies, rng, stack, move_stack, frames,
-                                 bounds, options, memo, replies, values, total)
-        else:
-            n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves,
-                                   options, memo)
-            move = policy_move(cfg, cards, st, moves, n, rng, policy % SOLVE, replies,
-                               options, memo, values)
         _apply_inline(cfg, cards, st, move)
 
 
@@ -1344,78 +1159,15 @@ def lead_gain(cfg: Array, totals: Array, deal: Array, side: int) -> float:
 
 @njit(cache=True)
 def sample_value(cfg: Array, totals: Array, deal: Array, side: int, target: int,
-                 match_bonus: float, chances: FloatArray) -> float:
+                 match_bonus: float) -> float:
     """What a finished sampled deal is worth to ``side`` in the search: its
     :func:`lead_gain`, plus ``match_bonus`` when the deal ends the match (some side
     reaches ``target`` from the match ``totals``) with ``side`` strictly ahead, minus it
-    when another side is ahead; with a table of ``chances`` (two sides; empty: none) 100
-    times the chance to win the match from the totals after the deal instead
-    (:func:`win_chance`)."""
-    if chances.shape[0]:
-        return 100.0 * win_chance(chances, target, totals[side] + deal[side],
-                                  totals[1 - side] + deal[1 - side])
+    when another side is ahead."""
     value = lead_gain(cfg, totals, deal, side)
     if match_bonus:
         value += match_bonus * _match_outcome(cfg, totals, deal, side, target)
     return value
-
-
-@njit(cache=True)
-def deal_scores(cfg: Array, cards: Array, deals: int, seed: int, policy: int,
-                out: Array) -> None:
-    """Deal and play ``deals`` deals with every seat on the rollout ``policy`` (the
-    dealer going round), each deal's points per side into a row of ``out``."""
-    st = np.zeros(STATE_SIZE, np.int64)
-    moves = np.empty(MAX_MOVES, np.int64)
-    replies = np.empty(MAX_MOVES, np.int64)
-    options = np.empty(MAX_OPTIONS, np.int64)
-    scratch = np.empty(52)
-    memo = new_memo()
-    total = np.zeros(4, np.int64)
-    rng = np.array([seed * 2 + 1], np.uint64)
-    policies = np.full(4, policy, np.int64)
-    for d in range(deals):
-        new_deal(cfg, st, d % cfg[C_PLAYERS], rng)
-        policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
-                       scratch)
-        deal_score(cfg, cards, st, 0, total)
-        for side in range(cfg[C_SIDES]):
-            out[d, side] = total[side]
-
-
-@njit(cache=True)
-def win_chances(scores: Array, target: int) -> FloatArray:
-    """``chances[x, y]``: the chance that a side with ``x`` points wins a match to
-    ``target`` against one with ``y``, before a deal, when every deal scores like a row
-    of ``scores`` (two sides' points, dealt to either side alike): a match reaching the
-    target with both level counts a half."""
-    chances = np.zeros((target, target))
-    n = scores.shape[0]
-    for x in range(target - 1, -1, -1):
-        for y in range(target - 1, -1, -1):
-            total = 0.0
-            count = 0
-            for i in range(n):
-                for first in range(2):
-                    a = scores[i, first]
-                    b = scores[i, 1 - first]
-                    if a == 0 and b == 0:
-                        continue
-                    total += win_chance(chances, target, x + a, y + b)
-                    count += 1
-            chances[x, y] = total / count if count else 0.5
-    return chances
-
-
-@njit(cache=True, inline="always")
-def win_chance(chances: FloatArray, target: int, mine: int, theirs: int) -> float:
-    """The chance to win the match from ``mine`` against ``theirs`` points after a deal
-    (:func:`win_chances`): decided when either reached the target."""
-    if mine >= target or theirs >= target:
-        if mine > theirs:
-            return 1.0
-        return 0.0 if mine < theirs else 0.5
-    return float(chances[max(mine, 0), max(theirs, 0)])
 
 
 H_SEAT = 0
@@ -1543,8 +1295,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            counts: Array, order: Array, seat: int, side: int, carry: int,
            candidates: Array, active: BoolArray, samples: int, policies: Array,
            rng: UArray, stats: FloatArray, visits: Array, totals: Array, target: int,
-           match_bonus: float, history: Array, held: Array, models: Array, tau: float,
-           chances: FloatArray) -> None:
+           match_bonus: float, history: Array, held: Array, models: Array,
+           tau: float) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
     active candidate move on that same deal, finish with each seat's rollout policy
     (``policies``) and add the value to the move's statistics (common random numbers across
@@ -1552,10 +1304,9 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
     of weights and of squared weights.
 
     A sample's value is :func:`sample_value` (the deal's gain in lead over the best other
-    side from the match ``totals``, the ``match_bonus`` when it ends the match, or the
-    ``chances`` to win it). With ``tau`` > 0 a sample weighs what the plays of this batch
-    of the seats with a model (``models``) say of their hands (:func:`likelihood`); else
-    1."""
+    side from the match ``totals``, and the ``match_bonus`` when it ends the match). With
+    ``tau`` > 0 a sample weighs what the plays of this batch of the seats with a model
+    (``models``) say of their hands (:func:`likelihood`); else 1."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1582,7 +1333,7 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             policy_playout(cfg, cards, st, rng, moves, options, memo, policies, replies,
                            scratch)
             deal_score(cfg, cards, st, carry, total)
-            value = sample_value(cfg, totals, total, side, target, match_bonus, chances)
+            value = sample_value(cfg, totals, total, side, target, match_bonus)
             stats[0, i] += weight * value
             stats[1, i] += weight * value * value
             stats[2, i] += weight
@@ -1660,19 +1411,23 @@ the rules' capture buffers, a deal's score and each side's value, the nodes of a
 
 @njit(cache=True)
 def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Array,
-                order: Array, seat: int, carry: int, iterations: int, policies: Array,
+                order: Array, seat: int, carry: int, deals: int, policies: Array,
                 rng: UArray, tree: Array, sums: FloatArray, used: Array,
                 totals: Array, target: int, match_bonus: float,
-                exploration: float, chances: FloatArray, styled: Array,
+                exploration: float, styled: Array,
                 history: Array, held: Array, models: Array, tau: float,
-                flat_root: bool, batch_only: bool, envelope: FloatArray) -> None:
-    """Information-set Monte Carlo tree search (single observer), ``iterations`` more
-    iterations on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used): each deals
-    the unseen cards at random, descends the tree through the moves legal on that deal
-    (UCB1 with availability counts, ``exploration`` points wide, each side maximising
-    its own value), adds one node for a legal move not tried yet, finishes the deal with
-    each seat's rollout policy (``policies``) and adds each node's mover the deal's value
-    for its side (:func:`sample_value`, as :func:`search`).
+                envelope: FloatArray) -> None:
+    """Information-set Monte Carlo tree search (single observer) under a flat root,
+    ``deals`` more deals on ``tree`` (made by :func:`new_tree`, ``used[0]`` nodes used):
+    each deals the unseen cards at random and plays every root move on it, as
+    :func:`search` does, with the same rollout randomness (common random numbers, so the
+    luck of the deal cancels from their differences); below each, one descent of the
+    tree through the moves legal on that deal (UCB1 with availability counts,
+    ``exploration`` points wide, each side maximising its own value) adds one node for a
+    legal move not tried yet, finishes the deal with each seat's rollout policy
+    (``policies``) and adds each node's mover the deal's value for its side
+    (:func:`sample_value`, as :func:`search`). Every root move has as many visits; the
+    best is the best valued.
 
     A seat marked in ``styled`` does not choose by UCB: in the tree too it plays its
     rollout policy's move on the deal sampled (a node is added for it whenever it is
@@ -1681,20 +1436,10 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
     seats with a model (``models``) would have made their plays of this batch with the
     hands it deals them (:func:`likelihood`), as a share of the most likely deal seen
     (``envelope[0]``: at first the most likely of :data:`ENVELOPE_DEALS` dealt for it,
-    raised whenever a likelier one comes), else dealt anew, up to 1,000 times an
-    iteration: rejection sampling, so every iteration weighs the same, and a play that
-    is unlikely on every deal (a slip, a misread style) costs no more deals than a
-    likely one. ``envelope[1]`` counts the deals dealt.
-
-    ``flat_root``: the root is searched as :func:`search` searches, every root move on
-    each deal with the same rollout randomness (common random numbers, so the luck of
-    the deal cancels from their differences), and one descent of the tree below each;
-    every root move then has as many visits, and the best is the best valued.
-
-    ``batch_only``: the tree stops where the batch in progress ends (the next hands,
-    not yet dealt, are unknown to every seat, so the searching seat's moves after them
-    would share nodes across the hands each deal gives it); the rollout policies play
-    on from there."""
+    raised whenever a likelier one comes), else dealt anew, up to 1,000 times a deal
+    searched: rejection sampling, so every deal weighs the same, and a play that is
+    unlikely on every deal (a slip, a misread style) costs no more deals than a likely
+    one. ``envelope[1]`` counts the deals dealt."""
     dealt = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1713,7 +1458,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                 cfg, cards, dealt, history, held, models, tau, replies, worth, scratch,
                 context, options, memo))
         envelope[1] += ENVELOPE_DEALS
-    for _ in range(iterations):
+    for _ in range(deals):
         sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
         envelope[1] += 1
         if inferring:
@@ -1727,12 +1472,6 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
                     break
                 sample_into(cfg, base, unseen, counts, order, seat, rng, dealt)
                 envelope[1] += 1
-        stop = dealt[S_NEXT_BATCH] if batch_only else -1
-        if not flat_root:
-            st[:] = dealt
-            _descend(cfg, cards, st, 0, carry, policies, rng, tree, sums, used, totals,
-                     target, match_bonus, exploration, chances, styled, stop, work)
-            continue
         state = rng[0]
         child = tree[T_CHILD, 0]
         while child >= 0:
@@ -1741,7 +1480,7 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
             tree[T_AVAIL, child] += 1
             _apply_inline(cfg, cards, st, tree[T_MOVE, child])
             _descend(cfg, cards, st, child, carry, policies, rng, tree, sums, used,
-                     totals, target, match_bonus, exploration, chances, styled, stop, work)
+                     totals, target, match_bonus, exploration, styled, work)
             child = tree[T_SIBLING, child]
         rng[0] = state
         next_random(rng)
@@ -1751,13 +1490,11 @@ def tree_search(cfg: Array, cards: Array, base: Array, unseen: Array, counts: Ar
 def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
              policies: Array, rng: UArray, tree: Array, sums: FloatArray, used: Array,
              totals: Array, target: int, match_bonus: float, exploration: float,
-             chances: FloatArray, styled: Array, stop: int, work: Any) -> None:
-    """One descent of :func:`tree_search` from node ``start`` (the root, or a root move
-    already made on ``st``): through the tree by UCB (a seat in ``styled`` by its
-    policy), adding one node, then a rollout; every node of the path below ``start``,
-    and ``start`` itself unless it is the root, adds the deal's value for its mover. The
-    tree stops where ``st``'s next batch to deal is no longer ``stop`` (-1: at the end
-    of the deal)."""
+             styled: Array, work: Any) -> None:
+    """One descent of :func:`tree_search` below the root move ``start``, already made on
+    ``st``: through the tree by UCB (a seat in ``styled`` by its policy), adding one
+    node, then a rollout; every node of the path from ``start`` adds the deal's value
+    for its mover."""
     moves = work.moves
     replies = work.replies
     options = work.options
@@ -1768,14 +1505,12 @@ def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
     depth = 0
     path[0] = start
     while not is_over(st):
-        if stop >= 0 and st[S_NEXT_BATCH] != stop:
-            break  # the batch in progress is over: roll out
         mover = st[S_TO_PLAY]
         n = _hand_moves_inline(cfg, cards, st[S_HANDS + mover], st[S_FLOOR], moves,
                                options, memo)
         if styled[mover]:
             # a seat of known style plays its move; the tree follows it
-            move = policy_move(cfg, cards, st, moves, n, rng, policies[mover] % SOLVE, replies,
+            move = policy_move(cfg, cards, st, moves, n, rng, policies[mover], replies,
                                options, memo, work.scratch)
             child = _find_child(tree, node, move)
             if child < 0:
@@ -1839,8 +1574,8 @@ def _descend(cfg: Array, cards: Array, st: Array, start: int, carry: int,
     values = work.values
     deal_score(cfg, cards, st, carry, total)
     for s in range(cfg[C_SIDES]):
-        values[s] = sample_value(cfg, totals, total, s, target, match_bonus, chances)
-    for d in range(0 if start else 1, depth + 1):
+        values[s] = sample_value(cfg, totals, total, s, target, match_bonus)
+    for d in range(depth + 1):
         node = path[d]
         tree[T_VISITS, node] += 1
         sums[node] += values[tree[T_SIDE, node]]

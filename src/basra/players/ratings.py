@@ -111,9 +111,8 @@ COMPUTER_RATINGS: dict[str, int] = {
 
 600 duplicate matches between every two of random, greedy and expert, and the master's
 saved arenas at 1000 ms a move (20 matches each against expert and greedy), fed through
-:func:`rate` from new ratings. Played at 20 ms a move instead (``--think-ms 20``,
-60 matches against each level), the master lost to the expert 28-32 and rated about 80
-below it: its search needs time, and a server gives it 1000 ms."""
+:func:`rate` from new ratings (docs/strength.md). The master's search needs time: played
+at a few milliseconds a move (``--think-ms 20``) it rates below the expert."""
 
 _MODEL = PlackettLuce(mu=INITIAL_MU, sigma=INITIAL_SIGMA, beta=BETA, tau=TAU)
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from basra.cards import card_names
 from basra.observe import Observation, observe
@@ -34,11 +34,24 @@ from basra.position import parse_position
 from basra.record import loads, replay
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
-from basra.store.analysis_store import AnalysisStore
 from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
-__all__ = ["AnalysisSettings", "analysis_router", "analyze_record_text", "puzzle_view"]
+from .bodies import AnswerBody, openapi_body, read_body
+from .deps import AccountOf, HubOf, StoreOf
+from .errors import (
+    BadRequestError,
+    HintRefusedError,
+    IllegalAnswerError,
+    UnknownPuzzleError,
+    UnknownRecordError,
+    UnknownTableError,
+    refusal_of,
+)
+from .hub import Hub
+from .table import Table
+
+__all__ = ["Analyses", "AnalysisSettings", "analyze_record_text", "puzzle_view", "router"]
 
 HINT_MS = 300
 """The search budget of one hint, in milliseconds."""
@@ -109,87 +122,65 @@ def puzzle_view(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def _refusal(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": message, "code": code}, status_code=status)
+class Analyses:
+    """The analyses running and failed, the worker pools, the puzzles and the hints of
+    one app (``app.state.analyses``). With a ``hub``, other servers may ask this one
+    for the hints at its tables."""
 
+    def __init__(self, store: Store, hub: Hub | None = None,
+                 settings: AnalysisSettings | None = None,
+                 executor: Executor | None = None) -> None:
+        self.config = settings or AnalysisSettings()
+        self.stored = store.analysis
+        self.executor = executor
+        self.running: dict[int, asyncio.Task[None]] = {}
+        self.failures: dict[int, str] = {}
+        self._pools: dict[str, Executor] = {}
+        self._shipped: list[Puzzle] = []
+        if hub is not None:
+            hub.relay.call_handlers["hint"] = lambda args: self.hint_call(hub, args)
 
-def analysis_router(store: Store, hub: Any = None, *,
-                    settings: AnalysisSettings | None = None,
-                    account_of: Callable[[Request], Any] | None = None,
-                    executor: Executor | None = None) -> APIRouter:
-    """The analysis, puzzle and hint routes. ``hub`` (the server's
-    :class:`~basra.server.hub.Hub`) is needed for hints; ``account_of(request)`` returns
-    the logged-in account as ``(id, name)`` or None (puzzle ratings)."""
-    router = APIRouter()
-    config = settings or AnalysisSettings()
-    analyses = AnalysisStore(store)
-    running: dict[int, asyncio.Task[None]] = {}
-    failures: dict[int, str] = {}
-    pools: dict[str, Executor] = {}
-    shipped: list[Puzzle] = []
-
-    def workers(kind: str = "analysis") -> Executor:
+    def workers(self, kind: str = "analysis") -> Executor:
         """The analyses' pool, or the hints' own (a hint never waits for an analysis)."""
-        if executor is not None:
-            return executor
-        if kind not in pools:
+        if self.executor is not None:
+            return self.executor
+        if kind not in self._pools:
             from basra.bots.master import _pool_context
 
-            count = config.workers if kind == "analysis" else 1
-            pools[kind] = ProcessPoolExecutor(max_workers=count, mp_context=_pool_context())
-        return pools[kind]
+            count = self.config.workers if kind == "analysis" else 1
+            self._pools[kind] = ProcessPoolExecutor(max_workers=count,
+                                                    mp_context=_pool_context())
+        return self._pools[kind]
 
-    async def run_analysis(record_id: int, text: str) -> None:
+    async def run(self, record_id: int, text: str) -> None:
+        """Analyse a record in the pool and store the analysis and its puzzles."""
         loop = asyncio.get_running_loop()
         try:
             document, puzzles = await loop.run_in_executor(
-                workers(), analyze_record_text, text, record_id, config.think_ms)
-            await analyses.save_analysis(record_id, document, puzzles)
+                self.workers(), analyze_record_text, text, record_id, self.config.think_ms)
+            await self.stored.save(record_id, document, puzzles)
         except Exception as error:  # reported to whoever asks next
-            failures[record_id] = f"the analysis failed: {error}"
+            self.failures[record_id] = f"the analysis failed: {error}"
         finally:
-            running.pop(record_id, None)
+            self.running.pop(record_id, None)
 
-    async def status(record_id: int) -> JSONResponse:
+    async def status(self, record_id: int) -> JSONResponse:
         """Always 200 (a page polls it): done with the document, running, failed, none."""
-        document = await analyses.get_analysis(record_id)
+        document = await self.stored.get(record_id)
         if document is not None:
             return JSONResponse({"status": "done", "analysis": document})
-        if record_id in running:
+        if record_id in self.running:
             return JSONResponse({"status": "running"})
-        if record_id in failures:
-            return JSONResponse({"status": "failed", "error": failures[record_id]})
+        if record_id in self.failures:
+            return JSONResponse({"status": "failed", "error": self.failures[record_id]})
         return JSONResponse({"status": "none"})
 
-    @router.get("/api/records/{record_id}/analysis", response_model=None)
-    async def get_analysis(record_id: int) -> JSONResponse:
-        """A stored record's analysis: done (with the document), running, failed or
-        none."""
-        if not -(2**63) <= record_id < 2**63:
-            return JSONResponse({"status": "none"})
-        return await status(record_id)
-
-    @router.post("/api/records/{record_id}/analysis", response_model=None)
-    async def start_analysis(record_id: int) -> JSONResponse:
-        """Analyse a stored, finished match in the worker pool (once)."""
-        if not -(2**63) <= record_id < 2**63:
-            return _refusal(404, "unknown_record", f"no record has the id {record_id}")
-        if record_id in running:
-            return JSONResponse({"status": "running"}, status_code=202)
-        if await analyses.get_analysis(record_id) is not None:
-            return await status(record_id)
-        found = await store.get_record(record_id)
-        if found is None:
-            return _refusal(404, "unknown_record", f"no record has the id {record_id}")
-        failures.pop(record_id, None)
-        running[record_id] = asyncio.create_task(run_analysis(record_id, found.record))
-        return JSONResponse({"status": "running"}, status_code=202)
-
-    async def all_puzzles() -> dict[str, Puzzle]:
-        if not shipped:
-            shipped.extend(packaged_puzzles())
-        found = {p.id: p for p in shipped}
-        for data in await analyses.mined_puzzles():
+    async def puzzles(self) -> dict[str, Puzzle]:
+        """Every puzzle: the shipped ones and those mined from analysed matches."""
+        if not self._shipped:
+            self._shipped.extend(packaged_puzzles())
+        found = {p.id: p for p in self._shipped}
+        for data in await self.stored.mined_puzzles():
             try:
                 puzzle = Puzzle.from_dict(data)
             except PuzzleError:
@@ -197,128 +188,168 @@ def analysis_router(store: Store, hub: Any = None, *,
             found.setdefault(puzzle.id, puzzle)
         return found
 
-    async def account(request: Request) -> Any:
-        return None if account_of is None else await account_of(request)
-
-    @router.get("/api/puzzles/rating", response_model=None)
-    async def puzzle_rating(request: Request) -> JSONResponse:
-        """The logged-in account's puzzle rating (null for a guest, who keeps streaks)."""
-        user = await account(request)
-        if user is None:
-            return JSONResponse({"rating": None, "solved": 0, "attempts": 0})
-        rating, solved, attempts = await analyses.puzzle_rating(user[0])
-        return JSONResponse({"rating": rating, "solved": solved, "attempts": attempts})
-
-    @router.get("/api/puzzles/next", response_model=None)
-    async def next_puzzle(request: Request, rating: int | None = None,
-                          skip: str = "") -> JSONResponse:
-        """A puzzle near ``rating`` (the account's puzzle rating when logged in), not one
-        of ``skip`` (ids, comma-separated)."""
-        puzzles = await all_puzzles()
-        user = await account(request)
-        if user is not None:
-            rating = (await analyses.puzzle_rating(user[0]))[0]
-        target = 1000 if rating is None else max(0, min(3000, rating))
-        skipped = set(skip.split(",")[:200])
-        choices = [p for p in puzzles.values() if p.id not in skipped] or list(puzzles.values())
-        choices.sort(key=lambda p: (abs(p.rating - target), p.id))
-        chosen = random.choice(choices[:12])
-        return JSONResponse({"puzzle": puzzle_view(chosen), "count": len(puzzles)})
-
-    @router.get("/api/puzzles/{puzzle_id}", response_model=None)
-    async def one_puzzle(puzzle_id: str) -> JSONResponse:
-        puzzle = (await all_puzzles()).get(puzzle_id)
+    async def puzzle(self, puzzle_id: str) -> Puzzle:
+        """The puzzle with this id, or :class:`UnknownPuzzleError`."""
+        puzzle = (await self.puzzles()).get(puzzle_id)
         if puzzle is None:
-            return _refusal(404, "unknown_puzzle", f"no puzzle has the id {puzzle_id[:40]!r}")
-        return JSONResponse({"puzzle": puzzle_view(puzzle)})
+            raise UnknownPuzzleError(f"no puzzle has the id {puzzle_id[:40]!r}",
+                                     id=puzzle_id[:40])
+        return puzzle
 
-    @router.post("/api/puzzles/{puzzle_id}/answer", response_model=None)
-    async def answer(puzzle_id: str, request: Request) -> JSONResponse:
-        """Check an answer; the solution and explanation come back either way."""
-        puzzle = (await all_puzzles()).get(puzzle_id)
-        if puzzle is None:
-            return _refusal(404, "unknown_puzzle", f"no puzzle has the id {puzzle_id[:40]!r}")
-        try:
-            body = await request.json()
-        except ValueError:
-            return _refusal(400, "bad_request", "the request body is not JSON")
-        move = body.get("move") if isinstance(body, dict) else None
-        if not isinstance(move, str) or len(move) > 200:
-            return _refusal(400, "bad_request", 'expected {"move": "7S:2H+5D"}')
-        try:
-            played = move_text(parse_move(puzzle.state(), move))
-        except ValueError as error:
-            return _refusal(400, "illegal_move", str(error))
-        correct = played == puzzle.solution
-        out: dict[str, Any] = {
-            "correct": correct, "played": played, "solution": puzzle.solution,
-            "explanation": puzzle.explanation, "line": list(puzzle.line),
-            "values": {m: round(v, 2) for m, v in puzzle.values.items()},
-        }
-        user = await account(request)
-        if user is not None:
-            before, after, counted = await analyses.record_attempt(
-                user[0], puzzle.id, puzzle.rating, correct)
-            out["rating"] = {"before": before, "after": after, "counted": counted}
-        return JSONResponse(out)
-
-    async def hint_for(table: Any, token: str) -> tuple[int, dict[str, Any]]:
+    async def hint(self, table: Table, token: str) -> tuple[int, dict[str, Any]]:
         """The hint for the seat ``token`` holds at a table this server owns: (status,
         body)."""
-        seat = table.seat_of_token(token) if token and len(token) <= 100 else None
-        if seat is None:
-            return 403, {"error": "hints are only for a player seated at the table (give "
-                                  "the seat's token)", "code": "not_seated"}
-        if table.config.rated:
-            return 403, {"error": "no hints in rated games", "code": "rated"}
-        if any(table.is_human(s) for s in range(table.rules.players) if s != seat):
-            return 403, {"error": "hints are only for games against the computer",
-                         "code": "not_against_computers"}
-        if table.match is None or table.to_play() != seat:
-            return 409, {"error": "hints are given on your own turn",
-                         "code": "not_your_turn"}
+        try:
+            seat = _hint_seat(table, token)
+        except HintRefusedError as refused:
+            answer = refusal_of(refused)
+            assert answer is not None
+            return answer.status, answer.body()
+        assert table.match is not None
         view = observe(table.match, seat)
         seq = table.seq
         loop = asyncio.get_running_loop()
-        ranked = await loop.run_in_executor(workers("hint"), rank_moves, view, config.hint_ms,
-                                            seq * 7919 + seat)
+        ranked = await loop.run_in_executor(self.workers("hint"), rank_moves, view,
+                                            self.config.hint_ms, seq * 7919 + seat)
         return 200, {"seat": seat, "seq": seq, **ranked}
 
-    if hub is not None:
-        async def hint_call(args: dict[str, Any]) -> dict[str, Any]:
-            """Another server asks this one (the table's owner) for a hint."""
-            from .hub import UnknownTableError
-
-            try:
-                table = await hub.table(str(args.get("code")))
-            except UnknownTableError:
-                return {"value": [404, {"error": "no such table", "code": "unknown_table"}]}
-            except Exception as error:
-                return {"error": "busy", "message": str(error)}
-            status, body = await hint_for(table, str(args.get("token") or ""))
-            return {"value": [status, body]}
-
-        hub.relay.call_handlers["hint"] = hint_call
-
-    @router.get("/api/tables/{code}/hint", response_model=None)
-    async def hint(code: str, token: str = "") -> JSONResponse:
-        """The master's ranking of the seat's moves: only for a seated player, at an
-        unrated table against computers only, on the player's turn (asked of the table's
-        owner when another server owns it)."""
-        if hub is None:
-            return _refusal(404, "no_hints", "this server gives no hints")
-        from .hub import ServerBusyError, UnknownTableError
-
-        async def here(table: Any) -> tuple[int, dict[str, Any]]:
-            return await hint_for(table, token)
-
+    async def hint_call(self, hub: Hub, args: dict[str, Any]) -> dict[str, Any]:
+        """Another server asks this one (the table's owner) for a hint."""
         try:
-            status, body = await hub.relay.at_owner(code, "hint", {"token": token}, here)
-        except UnknownTableError:
-            return _refusal(404, "unknown_table", f"no table has the code {code[:40]!r}")
-        except ServerBusyError as error:
-            return _refusal(503, "server_busy", str(error))
-        return JSONResponse(body, status_code=status)
+            table = await hub.table(str(args.get("code")))
+        except UnknownTableError as error:
+            answer = refusal_of(error)
+            assert answer is not None
+            return {"value": [answer.status, answer.body()]}
+        except Exception as error:
+            return {"error": "busy", "message": str(error)}
+        status, body = await self.hint(table, str(args.get("token") or ""))
+        return {"value": [status, body]}
 
-    return router
 
+def _hint_seat(table: Table, token: str) -> int:
+    """The seat a hint is for, or :class:`HintRefusedError` saying why none is given."""
+    seat = table.seat_of_token(token) if token and len(token) <= 100 else None
+    if seat is None:
+        raise HintRefusedError("not_seated", "hints are only for a player seated at the "
+                                             "table (give the seat's token)")
+    if table.config.rated:
+        raise HintRefusedError("rated", "no hints in rated games")
+    if any(table.is_human(s) for s in range(table.rules.players) if s != seat):
+        raise HintRefusedError("not_against_computers",
+                               "hints are only for games against the computer")
+    if table.match is None or table.to_play() != seat:
+        raise HintRefusedError("not_your_turn", "hints are given on your own turn")
+    return seat
+
+
+def analyses_of(connection: HTTPConnection) -> Analyses:
+    """The app's :class:`Analyses`."""
+    analyses: Analyses = connection.app.state.analyses
+    return analyses
+
+
+AnalysesOf = Annotated[Analyses, Depends(analyses_of)]
+
+router = APIRouter()
+
+
+def _in_range(record_id: int) -> bool:
+    return -(2**63) <= record_id < 2**63
+
+
+@router.get("/api/records/{record_id}/analysis", response_model=None)
+async def get_analysis(record_id: int, analyses: AnalysesOf) -> JSONResponse:
+    """A stored record's analysis: done (with the document), running, failed or none."""
+    if not _in_range(record_id):
+        return JSONResponse({"status": "none"})
+    return await analyses.status(record_id)
+
+
+@router.post("/api/records/{record_id}/analysis", response_model=None)
+async def start_analysis(record_id: int, analyses: AnalysesOf, store: StoreOf
+                         ) -> JSONResponse:
+    """Analyse a stored, finished match in the worker pool (once)."""
+    unknown = UnknownRecordError(f"no record has the id {record_id}", id=str(record_id))
+    if not _in_range(record_id):
+        raise unknown
+    if record_id in analyses.running:
+        return JSONResponse({"status": "running"}, status_code=202)
+    if await analyses.stored.get(record_id) is not None:
+        return await analyses.status(record_id)
+    found = await store.records.get(record_id)
+    if found is None:
+        raise unknown
+    analyses.failures.pop(record_id, None)
+    analyses.running[record_id] = asyncio.create_task(analyses.run(record_id, found.record))
+    return JSONResponse({"status": "running"}, status_code=202)
+
+
+@router.get("/api/puzzles/rating", response_model=None)
+async def puzzle_rating(analyses: AnalysesOf, user: AccountOf) -> JSONResponse:
+    """The logged-in account's puzzle rating (null for a guest, who keeps streaks)."""
+    if user is None:
+        return JSONResponse({"rating": None, "solved": 0, "attempts": 0})
+    rating, solved, attempts = await analyses.stored.puzzle_rating(user[0])
+    return JSONResponse({"rating": rating, "solved": solved, "attempts": attempts})
+
+
+@router.get("/api/puzzles/next", response_model=None)
+async def next_puzzle(analyses: AnalysesOf, user: AccountOf, rating: int | None = None,
+                      skip: str = "") -> JSONResponse:
+    """A puzzle near ``rating`` (the account's puzzle rating when logged in), not one
+    of ``skip`` (ids, comma-separated)."""
+    puzzles = await analyses.puzzles()
+    if user is not None:
+        rating = (await analyses.stored.puzzle_rating(user[0]))[0]
+    target = 1000 if rating is None else max(0, min(3000, rating))
+    skipped = set(skip.split(",")[:200])
+    choices = [p for p in puzzles.values() if p.id not in skipped] or list(puzzles.values())
+    choices.sort(key=lambda p: (abs(p.rating - target), p.id))
+    chosen = random.choice(choices[:12])
+    return JSONResponse({"puzzle": puzzle_view(chosen), "count": len(puzzles)})
+
+
+@router.get("/api/puzzles/{puzzle_id}", response_model=None)
+async def one_puzzle(puzzle_id: str, analyses: AnalysesOf) -> JSONResponse:
+    """A puzzle, without its solution."""
+    return JSONResponse({"puzzle": puzzle_view(await analyses.puzzle(puzzle_id))})
+
+
+@router.post("/api/puzzles/{puzzle_id}/answer", response_model=None,
+             openapi_extra=openapi_body(AnswerBody, True))
+async def answer(puzzle_id: str, request: Request, analyses: AnalysesOf,
+                 user: AccountOf) -> JSONResponse:
+    """Check an answer; the solution and explanation come back either way."""
+    puzzle = await analyses.puzzle(puzzle_id)
+    body = await read_body(request, AnswerBody, example='{"move": "7S:2H+5D"}')
+    move = body.move
+    if not isinstance(move, str) or len(move) > 200:
+        raise BadRequestError('expected {"move": "7S:2H+5D"}')
+    try:
+        played = move_text(parse_move(puzzle.state(), move))
+    except ValueError as error:
+        raise IllegalAnswerError(str(error)) from None
+    correct = played == puzzle.solution
+    out: dict[str, Any] = {
+        "correct": correct, "played": played, "solution": puzzle.solution,
+        "explanation": puzzle.explanation, "line": list(puzzle.line),
+        "values": {m: round(v, 2) for m, v in puzzle.values.items()},
+    }
+    if user is not None:
+        before, after, counted = await analyses.stored.record_attempt(
+            user[0], puzzle.id, puzzle.rating, correct)
+        out["rating"] = {"before": before, "after": after, "counted": counted}
+    return JSONResponse(out)
+
+
+@router.get("/api/tables/{code}/hint", response_model=None)
+async def hint(code: str, hub: HubOf, analyses: AnalysesOf, token: str = "") -> JSONResponse:
+    """The master's ranking of the seat's moves: only for a seated player, at an unrated
+    table against computers only, on the player's turn (asked of the table's owner when
+    another server owns it)."""
+    async def here(table: Table) -> tuple[int, dict[str, Any]]:
+        return await analyses.hint(table, token)
+
+    status, body = await hub.relay.at_owner(code, "hint", {"token": token}, here)
+    return JSONResponse(body, status_code=status)

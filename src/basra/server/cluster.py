@@ -12,7 +12,7 @@ of servers share one PostgreSQL database and one Redis:
   for a table owned elsewhere *relays*: it forwards intents to the owner and passes the
   owner's views on to its own sockets.
 - **Fencing.** Taking a table over also raises its owner epoch in the database
-  (``Store.claim_table``), and every write of a move, seat or rematch is made only while
+  (``store.tables.claim``), and every write of a move, seat or rematch is made only while
   the stored epoch is the writer's: an old owner that wakes up after a pause (its lease
   expired meanwhile) cannot change a table another server has taken over.
 - **Messages.** Each server listens on one channel of its own, ``basra:inbox:ID``, for

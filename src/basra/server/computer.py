@@ -11,6 +11,11 @@ Two rules keep computer moves from starving the tables of people:
   search (:mod:`basra.fast`) when it starts. When the queue would keep a table
   waiting more than :data:`MASTER_QUEUE_TURNS` master moves' time, the expert plays that
   move instead and the table is told (``Choice.note``).
+
+A server started with ``warm_master`` compiles the master's search at start-up, in the
+first worker, while it serves (on a fresh install numba's compile takes a minute or two;
+later starts load its cache in under a second). Until that worker is ready the expert
+plays the master's moves and the table is told (``Choice.note`` ``master_warming``).
 """
 
 from __future__ import annotations
@@ -20,8 +25,8 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Hashable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import NamedTuple
 
 from basra.bots import Bot, close_bot, make_bot
@@ -66,6 +71,10 @@ def _warm_master() -> None:
         core.compile_kernels()
 
 
+def _ready() -> None:
+    """A task that makes a master worker start (and so load the search) before any move."""
+
+
 def default_master_workers() -> int:
     """Worker processes for the master: every core but one (at least one)."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -74,9 +83,14 @@ def default_master_workers() -> int:
 class ComputerPlayers:
     """Chooses the computer's moves for every table of a server."""
 
-    def __init__(self, master_ms: int = 300, master_workers: int | None = None) -> None:
+    def __init__(self, master_ms: int = 300, master_workers: int | None = None, *,
+                 warm_up: Callable[[], None] = _warm_master) -> None:
         self.master_ms = master_ms
         self.master_workers = master_workers or default_master_workers()
+        self._warm_up = warm_up
+        """What each master worker runs as it starts (loads the compiled search)."""
+        self._warming: Future[None] | None = None
+        """The first worker's start-up, while the server compiles the search at start."""
         self._bots: dict[tuple[Hashable, str], Bot] = {}
         self._queue: asyncio.Queue[tuple[Bot, Observation, asyncio.Future[int]]] | None = None
         self._thinker: asyncio.Task[None] | None = None
@@ -88,8 +102,23 @@ class ComputerPlayers:
     def master_queue(self) -> int:
         return self._master_waiting
 
+    def warm(self) -> None:
+        """Start the master's first worker now, so that it compiles the search (or loads
+        numba's cache) in the background; until it is ready the expert plays for the
+        master (:meth:`choose`)."""
+        if self._warming is None:
+            self._warming = self._master_pool().submit(_ready)
+
+    @property
+    def master_ready(self) -> bool:
+        """Whether the master can play now (False only while :meth:`warm`'s worker starts)."""
+        return self._warming is None or self._warming.done()
+
     async def choose(self, key: Hashable, level: str, observation: Observation) -> Choice:
         """A move for the seat ``key`` (any hashable naming the table and seat)."""
+        if level == "master" and not self.master_ready:
+            move = await self._quick(key, "expert", observation)
+            return Choice(move, "expert", "master_warming")
         if level == "master":
             if self._master_waiting < self.master_workers * MASTER_QUEUE_TURNS:
                 return Choice(await self._master(observation), "master")
@@ -148,15 +177,19 @@ class ComputerPlayers:
 
     # -- the master ----------------------------------------------------------------------
 
-    async def _master(self, observation: Observation) -> int:
+    def _master_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.master_workers,
                 mp_context=multiprocessing.get_context("forkserver"),
-                initializer=_warm_master)
+                initializer=self._warm_up)
+        return self._pool
+
+    async def _master(self, observation: Observation) -> int:
+        pool = self._master_pool()
         self._master_waiting += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                self._pool, _master_move, observation, self.master_ms)
+                pool, _master_move, observation, self.master_ms)
         finally:
             self._master_waiting -= 1

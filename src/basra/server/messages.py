@@ -7,7 +7,7 @@ Intent(kind='play', seq=3, card='7D', captured=None, phrase=None, text=None, all
 >>> parse_intent('{"type": "play", "seq": "3", "card": "7D"}')
 Traceback (most recent call last):
 ...
-basra.server.table.IntentError: play needs "seq" as a whole number, not '3'
+basra.server.errors.IntentError: play needs "seq" as a whole number, not '3'
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from .table import IntentError
+from .errors import IntentError
 
 __all__ = ["CHAT_PHRASES", "INTENT_TYPES", "MAX_CHAT", "MAX_MESSAGE", "Intent", "parse_intent"]
 

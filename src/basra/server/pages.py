@@ -26,12 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 
 from basra.i18n import choose_language, languages, text
 
-__all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "router"]
+from .errors import NoPageError
+
+__all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "router", "web_root"]
 
 LANGUAGE_COOKIE = "basra_lang"
 """The cookie that keeps the language a person chose (set by the pages' language menu)."""
@@ -65,8 +67,13 @@ PAGES = {
 }
 
 
+def web_root() -> Path:
+    """The folder of the front end's files."""
+    return Path(str(resources.files("basra") / "web"))
+
+
 def _templates_folder() -> Path:
-    return Path(str(resources.files("basra") / "web" / "templates"))
+    return web_root() / "templates"
 
 
 templates = Jinja2Templates(directory=_templates_folder())
@@ -103,8 +110,8 @@ def render(request: Request, name: str, current: str = "") -> Response:
     template is not part of this server's front end."""
     page = PAGES[name]
     if not (_templates_folder() / page.template).is_file():
-        message = f"this page ({page.template}) is not part of this server's front end yet"
-        return JSONResponse({"error": message, "code": "unknown_page"}, status_code=404)
+        raise NoPageError(f"this page ({page.template}) is not part of this server's front "
+                          "end yet", page=page.template)
     language = page_language(request)
     response = templates.TemplateResponse(request, page.template,
                                            _context(language, page, current))

@@ -18,16 +18,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from basra.players.accounts import name_key
-from basra.players.ratings import (
-    COMPUTER_RATINGS,
-    UnknownPoolError,
-    computer_rating,
-    parse_pool,
-)
+from basra.players.ratings import COMPUTER_RATINGS, computer_rating, parse_pool
 from basra.rules import RulesError, make_rules
 from basra.store import Store, StoredRecord
 
-__all__ = ["LEADERBOARD_ALL", "LEADERBOARD_POOL", "MATCHES_SHOWN", "players_router"]
+from .deps import StoreOf
+from .errors import UnknownUserError
+
+__all__ = ["LEADERBOARD_ALL", "LEADERBOARD_POOL", "MATCHES_SHOWN", "router"]
 
 LEADERBOARD_ALL = 20
 """Players per pool on the leaderboard of every pool."""
@@ -36,10 +34,6 @@ LEADERBOARD_POOL = 100
 MATCHES_SHOWN = 50
 """A player's latest matches on their page (the statistics count these)."""
 LONGEST_NAME_ASKED = 100
-
-
-def _refusal(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": message, "code": code}, status_code=status)
 
 
 def _side_of(record: StoredRecord, players: int) -> tuple[int, ...]:
@@ -65,75 +59,71 @@ def _basras(record: StoredRecord, seat: int) -> tuple[int, int]:
         return 0, 0
 
 
-def players_router(store: Store) -> APIRouter:
-    """The players' routes, reading from ``store``."""
-    router = APIRouter()
+router = APIRouter()
 
-    @router.get("/api/users/{name}")
-    async def profile(name: str) -> JSONResponse:
-        """A player's public page: their ratings per pool, the rating after each rated
-        match, their latest matches and statistics."""
-        user = (await store.find_user(name_key(name))
-                if len(name) <= LONGEST_NAME_ASKED else None)
-        if user is None:
-            return _refusal(404, "unknown_user", f"no player has the name {name[:40]!r}")
-        ratings = await store.ratings([user.id])
-        history: dict[str, list[list[int]]] = {}
-        change_of: dict[int, int] = {}
-        for pool, record_id, at, before, after in await store.rating_history(user.id):
-            history.setdefault(pool, []).append([at // 1000, after])
-            change_of[record_id] = after - before
-        matches = []
-        wins = basras = deals = 0
-        for record, seat, config in await store.user_matches(user.id, MATCHES_SHOWN):
-            players = len(record.players)
-            side = _side_of(record, players)[seat] if seat < players else seat
-            won = record.winner == side
-            wins += won
-            made, played = _basras(record, seat)
-            basras += made
-            deals += played
-            matches.append({
-                "record": str(record.id), "variant": record.variant, "players": players,
-                "rated": bool(config.get("rated", False)),
-                "finished_at": record.finished_at // 1000, "won": won,
-                "names": record.players, "totals": record.totals,
-                "change": change_of.get(record.id),
-            })
-        return JSONResponse({
-            "name": user.name,
-            "ratings": {pool: {"rating": rating.display, "games": rating.games,
-                               "provisional": rating.provisional}
-                        for (_, pool), rating in sorted(ratings.items())},
-            "history": history,
-            "matches": matches,
-            "stats": {"games": len(matches), "wins": wins,
-                      "basras_per_deal": round(basras / deals, 2) if deals else 0.0},
+
+@router.get("/api/users/{name}")
+async def profile(name: str, store: StoreOf) -> JSONResponse:
+    """A player's public page: their ratings per pool, the rating after each rated
+    match, their latest matches and statistics."""
+    user = (await store.accounts.find(name_key(name))
+            if len(name) <= LONGEST_NAME_ASKED else None)
+    if user is None:
+        raise UnknownUserError(f"no player has the name {name[:40]!r}", name=name[:40])
+    ratings = await store.ratings.of_accounts([user.id])
+    history: dict[str, list[list[int]]] = {}
+    change_of: dict[int, int] = {}
+    for pool, record_id, at, before, after in await store.ratings.history(user.id):
+        history.setdefault(pool, []).append([at // 1000, after])
+        change_of[record_id] = after - before
+    matches = []
+    wins = basras = deals = 0
+    for record, seat, config in await store.records.of_account(user.id, MATCHES_SHOWN):
+        players = len(record.players)
+        side = _side_of(record, players)[seat] if seat < players else seat
+        won = record.winner == side
+        wins += won
+        made, played = _basras(record, seat)
+        basras += made
+        deals += played
+        matches.append({
+            "record": str(record.id), "variant": record.variant, "players": players,
+            "rated": bool(config.get("rated", False)),
+            "finished_at": record.finished_at // 1000, "won": won,
+            "names": record.players, "totals": record.totals,
+            "change": change_of.get(record.id),
         })
+    return JSONResponse({
+        "name": user.name,
+        "ratings": {pool: {"rating": rating.display, "games": rating.games,
+                           "provisional": rating.provisional}
+                    for (_, pool), rating in sorted(ratings.items())},
+        "history": history,
+        "matches": matches,
+        "stats": {"games": len(matches), "wins": wins,
+                  "basras_per_deal": round(basras / deals, 2) if deals else 0.0},
+    })
 
-    async def board(pool: str, limit: int) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = [
-            {"name": name, "rating": rating.display, "games": rating.games,
-             "provisional": rating.provisional, "computer": False}
-            for name, rating in await store.leaderboard(pool, limit)]
-        rows += [{"name": f"Computer ({level})", "rating": computer_rating(level, pool).display,
-                  "games": 0, "provisional": False, "computer": True}
-                 for level in COMPUTER_RATINGS]
-        rows.sort(key=lambda row: -row["rating"])
-        return rows[:limit]
 
-    @router.get("/api/leaderboard")
-    async def leaderboard(pool: str | None = None) -> JSONResponse:
-        """The best players of every pool played (or of one ``pool``)."""
-        if pool is not None:
-            try:
-                found = parse_pool(pool)
-            except UnknownPoolError as error:
-                return _refusal(400, "unknown_pool", str(error))
-            return JSONResponse({"pool": found.key,
-                                 "players": await board(found.key, LEADERBOARD_POOL)})
-        pools = sorted({"egyptian-2", *await store.rated_pools()})
-        return JSONResponse({"pools": {key: await board(key, LEADERBOARD_ALL)
-                                       for key in pools}})
+async def _board(store: Store, pool: str, limit: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = [
+        {"name": name, "rating": rating.display, "games": rating.games,
+         "provisional": rating.provisional, "computer": False}
+        for name, rating in await store.ratings.leaderboard(pool, limit)]
+    rows += [{"name": f"Computer ({level})", "rating": computer_rating(level, pool).display,
+              "games": 0, "provisional": False, "computer": True}
+             for level in COMPUTER_RATINGS]
+    rows.sort(key=lambda row: -row["rating"])
+    return rows[:limit]
 
-    return router
+
+@router.get("/api/leaderboard")
+async def leaderboard(store: StoreOf, pool: str | None = None) -> JSONResponse:
+    """The best players of every pool played (or of one ``pool``)."""
+    if pool is not None:
+        found = parse_pool(pool)  # UnknownPoolError: 400 unknown_pool
+        return JSONResponse({"pool": found.key,
+                             "players": await _board(store, found.key, LEADERBOARD_POOL)})
+    pools = sorted({"egyptian-2", *await store.ratings.pools()})
+    return JSONResponse({"pools": {key: await _board(store, key, LEADERBOARD_ALL)
+                                   for key in pools}})

@@ -1,6 +1,8 @@
 """Tables owned by other servers: relaying sockets, answering calls, taking tables over.
 
-The hub (``hub.py``) runs the tables this server owns. In a shared cluster
+The hub (``hub.py``) runs the tables this server owns; the relay knows it only as a
+:class:`~basra.server.host.TableHost`, and its sockets as
+:class:`~basra.server.sockets.Sockets`. In a shared cluster
 (``cluster.py``) a socket or a request may reach this server for a table another server
 owns; the :class:`Relay` then
 
@@ -32,17 +34,30 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from basra.store import StorageError
 
-from .cluster import RENEW_EVERY, ClusterError, Lease, ServerGone
+from .cluster import RENEW_EVERY, Cluster, ClusterError, ServerGone
+from .connections import Connection, RemoteTable, encode
+from .errors import (
+    ElsewhereError,
+    ExpiredTableError,
+    IntentError,
+    JoinError,
+    RefusedConnection,
+    ServerBusyError,
+    TableMovedError,
+    TooManyConnectionsError,
+    UnknownTableError,
+    UnknownTokenError,
+    UnrestoredTableError,
+)
+from .host import TableHost
 from .messages import parse_intent
-from .table import IntentError, JoinError, Table
+from .sockets import Sockets
+from .table import Table
 from .views import state_message, table_info
-
-if TYPE_CHECKING:
-    from .hub import Connection, Hub, RemoteTable
 
 __all__ = ["PRESENCE_EVERY", "PRESENCE_TTL", "WATCH_EVERY", "Relay"]
 
@@ -74,8 +89,11 @@ class _Adopted(Exception):
 class Relay:
     """The hub's dealings with other servers (nothing to do for a server alone)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, host: TableHost, sockets: Sockets, cluster: Cluster) -> None:
+        self.host = host
+        self.here = sockets
+        """This server's sockets at its own tables, and other servers' presence there."""
+        self.cluster = cluster
         self.remote: dict[str, RemoteTable] = {}
         self.sockets: dict[str, set[Connection]] = {}
         """This server's sockets at tables owned elsewhere."""
@@ -94,16 +112,14 @@ class Relay:
         self._owner_side = 0.0
         self._reminded = 0.0
 
-    @property
-    def cluster(self) -> Any:
-        return self.hub.cluster
-
     def start(self) -> None:
+        """Start watching owners and renewing leases (in a shared cluster)."""
         if self.cluster.shared:
             self._task = asyncio.create_task(self._watch(), name="basra-relay")
             self._renewer = asyncio.create_task(self._renew(), name="basra-leases")
 
     async def stop(self) -> None:
+        """Stop watching and renewing."""
         for task in (self._task, self._renewer):
             if task is not None:
                 task.cancel()
@@ -112,38 +128,25 @@ class Relay:
         self._task = self._renewer = None
 
     def health(self) -> dict[str, Any]:
+        """The relay's part of ``/healthz``."""
         return {"relayed_tables": len(self.remote),
                 "relayed_sockets": sum(len(s) for s in self.sockets.values()),
                 "takeovers": self.takeovers, "handovers": self.handovers}
 
     # -- finding a table's owner ---------------------------------------------------------
 
-    async def lease(self, code: str) -> Lease:
-        """Take a table's lease (from a dead owner too), or learn who holds it. Raises
-        :class:`ServerBusyError` when Redis cannot be reached."""
-        from .hub import ServerBusyError
-
-        try:
-            lease: Lease = await self.cluster.acquire(code)
-        except Exception as error:
-            raise ServerBusyError(f"the servers' shared Redis cannot be reached ({error}): "
-                                  "try again in a moment") from None
-        return lease
-
     async def place(self, code: str) -> Table | RemoteTable:
         """Where the table is: this server's (loaded now if need be) or another's."""
-        from .hub import ElsewhereError, RemoteTable
-
-        table = self.hub.tables.get(code)
+        table = self.host.tables.get(code)
         if table is not None:
             return table
         if not self.cluster.shared:
-            return await self.hub.table(code)
+            return await self.host.table(code)
         remote = self.remote.get(code)
         if remote is not None and remote.owner is not None:
             return remote
         try:
-            return await self.hub.table(code)
+            return await self.host.table(code)
         except ElsewhereError as elsewhere:
             remote = self.remote.setdefault(code, RemoteTable(code, None))
             remote.owner = elsewhere.args[1]
@@ -153,8 +156,6 @@ class Relay:
                        here: Callable[[Table], Awaitable[Any]]) -> Any:
         """Do something at a table's owner: ``here(table)`` when this server owns it (or
         takes it over meanwhile), else the owner's answer to the call ``op``."""
-        from .hub import RemoteTable
-
         place = await self.place(code)
         if not isinstance(place, RemoteTable):
             return await here(place)
@@ -167,8 +168,6 @@ class Relay:
         """Call the owner of a relayed table; its answer, or its error raised here.
         Raises :class:`_Adopted` when this server took the table over meanwhile, and
         :class:`ServerBusyError` when no owner answers."""
-        from .hub import ServerBusyError
-
         code = remote.code
         for _attempt in range(4):
             owner = remote.owner
@@ -194,12 +193,11 @@ class Relay:
         """The owner of a relayed table is gone, unknown or handing it over: take the
         table (its lease is taken from a dead owner: :meth:`Hub.table` loads it and says
         so), or learn who has it."""
-        if self.hub.tables.get(remote.code) is not None:
-            raise _Adopted(self.hub.tables[remote.code])
-        from .hub import ElsewhereError
-
+        owned = self.host.tables.get(remote.code)
+        if owned is not None:
+            raise _Adopted(owned)
         try:
-            table = await self.hub.table(remote.code)
+            table = await self.host.table(remote.code)
         except ElsewhereError as elsewhere:
             remote.owner = elsewhere.args[1]
             return
@@ -223,25 +221,22 @@ class Relay:
         self.latest.pop(code, None)
         if not sockets:
             return
-        here = self.hub.connections.setdefault(code, set())
+        here = self.here.at.setdefault(code, set())
         for connection in sockets:
             connection.table = table
             here.add(connection)
-        self.hub.opened(table)
-        self.hub.recount(table)
-        self.hub.changed(table)
+        self.host.opened(table)
+        self.host.refresh(table)
 
     def lost(self, table: Table) -> None:
         """This server no longer owns a table (its lease or epoch was taken): it leaves
         memory, and its sockets are relayed to the new owner once found."""
-        from .hub import RemoteTable
-
         code = table.code
-        if self.hub.tables.get(code) is not table:
+        if self.host.tables.get(code) is not table:
             return  # let go already
-        sockets = set(self.hub.connections.get(code, ()))
+        sockets = set(self.here.at.get(code, ()))
         log.warning("table %s was taken over by another server; this one lets it go", code)
-        self.hub.forget(table)
+        self.host.let_go(table)
         if sockets:
             remote = self.remote.setdefault(code, RemoteTable(code, None, table.seq))
             for connection in sockets:
@@ -254,8 +249,6 @@ class Relay:
     async def open(self, remote: RemoteTable, token: str | None, address: str
                    ) -> Connection:
         """A socket here at a table owned elsewhere."""
-        from .hub import Connection, RefusedConnection
-
         code = remote.code
         seats, watchers = self._counts(code)
         try:
@@ -267,10 +260,8 @@ class Relay:
             if token:
                 seat = adopted.table.seat_of_token(token)
                 if seat is None:
-                    raise RefusedConnection(
-                        "unknown_token",
-                        "this token holds no seat at this table; join again") from None
-            return self.hub.connect(adopted.table, seat, address)
+                    raise UnknownTokenError() from None
+            return self.host.connect(adopted.table, seat, address)
         current = self.remote.get(code)
         if current is None:
             current = self.remote.setdefault(code, remote)
@@ -281,7 +272,7 @@ class Relay:
         current.seq = max(current.seq, int(answer["seq"]))
         connection.send(answer["state"])
         self.sockets.setdefault(code, set()).add(connection)
-        self.hub.add_address(address, 1)
+        self.here.add_address(address, 1)
         latest = self.latest.get(code)
         if latest is not None:  # views that came while the answer was on its way
             self._pass_on(connection, *latest)
@@ -302,8 +293,6 @@ class Relay:
 
     async def forward(self, connection: Connection, text: str) -> None:
         """An intent of a relayed socket, to the table's owner; its answers back."""
-        from .hub import RemoteTable, ServerBusyError
-
         remote = connection.table
         assert isinstance(remote, RemoteTable)
         try:
@@ -319,7 +308,7 @@ class Relay:
                 raise IntentError("server_error", "the table is moving between servers: "
                                   "send the play again")
         except _Adopted:
-            await self.hub.act(connection, parse_intent(text))
+            await self.host.act(connection, parse_intent(text))
             return
         except ServerBusyError as error:
             raise IntentError("server_error", f"{error}; a play sent is confirmed only by "
@@ -391,7 +380,7 @@ class Relay:
             remote = self.remote.get(code)
             if remote is not None and self.sockets.get(code):
                 task = asyncio.create_task(self._take_handed(remote))
-                self.hub.keep(task)
+                self.host.keep(task)
 
     async def _take_handed(self, remote: RemoteTable) -> None:
         try:
@@ -404,39 +393,22 @@ class Relay:
 
     def _presence(self, code: str, server: str, seats: list[int], watchers: int) -> None:
         """A relaying server's sockets at one of this server's tables."""
-        table = self.hub.tables.get(code)
+        table = self.host.tables.get(code)
         if table is None:
             self.cluster.send(server, {"k": "moved", "code": code})
             return
-        at_table = self.hub.presence.setdefault(code, {})
-        before = at_table.get(server)
-        counts = [int(n) for n in seats]
-        if any(counts) or watchers:
-            at_table[server] = (counts, watchers, time.monotonic())
-        else:
-            at_table.pop(server, None)
-        if before is None or before[0] != counts or before[1] != watchers:
-            self.hub.recount(table)
-            self.hub.changed(table)
+        if self.here.tell(code, server, seats, watchers):
+            self.host.refresh(table)
 
     async def answer(self, op: str, args: dict[str, Any]) -> Any:
         """A call from another server about a table this server owns (or loads now):
         ``{"value": …}``, or ``{"error": …}`` naming what went wrong."""
-        from .hub import (
-            ElsewhereError,
-            ExpiredTableError,
-            RefusedConnection,
-            ServerBusyError,
-            UnknownTableError,
-            UnrestoredTableError,
-        )
-
         code = str(args.get("code"))
         handler = self.call_handlers.get(op)
         if handler is not None:
             return await handler(args)
         handed = self._handed.get(code)
-        if handed is not None and code not in self.hub.tables:
+        if handed is not None and code not in self.host.tables:
             if time.monotonic() < handed[1]:
                 return {"error": "elsewhere", "owner": handed[0]}
             del self._handed[code]
@@ -451,7 +423,7 @@ class Relay:
         except UnrestoredTableError as error:
             return {"error": "unrestored", "reason": error.args[1]}
         except JoinError as error:
-            return {"error": "join", "message": str(error), "status": error.status}
+            return {"error": "join", "message": str(error), "code": error.code}
         except RefusedConnection as error:
             return {"error": "refused", "code": error.code, "message": str(error)}
         except ServerBusyError as error:
@@ -460,56 +432,50 @@ class Relay:
             return {"error": "storage", "message": str(error)}
 
     async def _answer(self, op: str, code: str, args: dict[str, Any]) -> Any:
-        from .hub import RefusedConnection, TableMovedError
-
-        hub = self.hub
+        host = self.host
         if op == "describe":
-            return table_info(await hub.table(code))
+            return table_info(await host.table(code))
         if op == "join":
             account = args.get("account")
-            taken = await hub.join_here(
+            taken = await host.join_here(
                 code, args.get("name"), args.get("seat"),
                 None if account is None else (int(account[0]), str(account[1])))
             return list(taken)
         if op == "open":
-            table = await hub.table(code)
+            table = await host.table(code)
             token = args.get("token")
             seat: int | None = None
             if token:
                 seat = table.seat_of_token(str(token))
                 if seat is None:
-                    raise RefusedConnection(
-                        "unknown_token", "this token holds no seat at this table; join again")
+                    raise UnknownTokenError()
             seats = [int(n) for n in args.get("seats") or []]
             watchers = int(args.get("watchers") or 0)
             name = ""
             if seat is None:
                 watchers += 1
-                name = hub.watcher_name(code)
+                name = self.here.watcher_name(code)
             else:
                 seats += [0] * (seat + 1 - len(seats))
                 seats[seat] += 1
-            hub.presence.setdefault(code, {})[str(args["server"])] = (
+            self.here.presence.setdefault(code, {})[str(args["server"])] = (
                 seats, watchers, time.monotonic())
-            hub.opened(table)
+            host.opened(table)
             if seat is not None:
-                hub.seat_came(table, seat)
+                host.seat_came(table, seat)
             else:
-                hub.recount(table)
-                hub.changed(table)
+                host.refresh(table)
             return {"seat": seat, "watcher_name": name, "seq": table.seq,
-                    "state": _encode(state_message(table, seat)),
-                    "version": list(hub.version(code))}
+                    "state": encode(state_message(table, seat)),
+                    "version": list(host.version(code))}
         if op == "intent":
-            from .hub import Connection
-
-            table = await hub.table(code)
+            table = await host.table(code)
             seated = args.get("seat")
             # A stand-in for the other server's socket: what it is sent goes back.
             stand_in = Connection(table, None if seated is None else int(seated))
             stand_in.watcher_name = str(args.get("watcher") or "")
             try:
-                await hub.act(stand_in, parse_intent(str(args.get("text"))))
+                await host.act(stand_in, parse_intent(str(args.get("text"))))
             except TableMovedError:
                 handed = self._handed.get(code)
                 return {"elsewhere": handed[0] if handed is not None else None}
@@ -539,19 +505,19 @@ class Relay:
     async def _hand_over(self, now: float) -> None:
         """Hand each table whose sockets are all at one other server over to it (a few
         at a time)."""
-        hub = self.hub
+        host = self.host
         handed = 0
-        for code, servers in list(hub.presence.items()):
+        for code, servers in list(self.here.presence.items()):
             if handed >= HAND_OVER_MOST:
                 break
-            table = hub.tables.get(code)
+            table = host.tables.get(code)
             present = [s for s, (seats, watchers, _) in servers.items()
                        if any(seats) or watchers]
-            if (table is None or len(present) != 1 or hub.connections.get(code)
-                    or hub.busy(code)):
+            if (table is None or len(present) != 1 or self.here.at.get(code)
+                    or host.busy(code)):
                 continue
             taker = present[0]
-            hub.forget(table)
+            host.let_go(table)
             self._handed[code] = (taker, now + HANDED_FOR)
             await self.cluster.release(code)
             self.cluster.send(taker, {"k": "take", "code": code})
@@ -567,8 +533,8 @@ class Relay:
         while True:
             await asyncio.sleep(RENEW_EVERY)
             try:
-                for code in await self.cluster.renew(list(self.hub.tables)):
-                    table = self.hub.tables.get(code)
+                for code in await self.cluster.renew(list(self.host.tables)):
+                    table = self.host.tables.get(code)
                     if table is not None:
                         self.lost(table)
             except asyncio.CancelledError:
@@ -579,20 +545,15 @@ class Relay:
     async def look(self) -> None:
         """Hand tables over to their players' server, forget silent relays, and check
         the owners of the relayed tables."""
-        hub = self.hub
+        host = self.host
         now = time.monotonic()
         if now - self._owner_side >= 1.0:
             self._owner_side = now
             await self._hand_over(now)
-            for code, servers in list(hub.presence.items()):
-                silent = [s for s, (_, _, when) in servers.items()
-                          if now - when > PRESENCE_TTL]
-                for server in silent:
-                    del servers[server]
-                table = hub.tables.get(code)
-                if silent and table is not None:
-                    hub.recount(table)
-                    hub.changed(table)
+            for code in self.here.forget_silent(now, PRESENCE_TTL):
+                table = host.tables.get(code)
+                if table is not None:
+                    host.refresh(table)
         codes = [code for code, sockets in self.sockets.items() if sockets]
         for code in list(self.remote):
             if code not in codes:
@@ -613,7 +574,7 @@ class Relay:
             await self._take_over_all(orphans)
         for code in codes:
             remote = self.remote.get(code)
-            if remote is None or code in hub.tables:
+            if remote is None or code in host.tables:
                 continue
             owner = remote.owner if code in orphans else owners.get(code)
             if remote.owner != owner and owner != me:
@@ -631,7 +592,7 @@ class Relay:
         async def one(code: str) -> None:
             async with gate:
                 remote = self.remote.get(code)
-                if remote is None or code in self.hub.tables:
+                if remote is None or code in self.host.tables:
                     return
                 with contextlib.suppress(_Adopted):
                     try:
@@ -642,22 +603,13 @@ class Relay:
         await asyncio.gather(*(one(code) for code in codes))
 
 
-def _encode(message: dict[str, Any]) -> str:
-    from .hub import encode
-
-    return encode(message)
+_REFUSALS: dict[str, type[RefusedConnection]] = {
+    cls.code: cls for cls in (UnknownTokenError, TooManyConnectionsError)}
+"""A refused socket's error, by the code another server answered."""
 
 
 def _unwrap(answer: Any, code: str) -> Any:
     """The value of an owner's answer, or its error raised as this server's exception."""
-    from .hub import (
-        ExpiredTableError,
-        RefusedConnection,
-        ServerBusyError,
-        UnknownTableError,
-        UnrestoredTableError,
-    )
-
     if not isinstance(answer, dict):
         raise ServerBusyError("another server answered nonsense")
     error = answer.get("error")
@@ -670,9 +622,10 @@ def _unwrap(answer: Any, code: str) -> Any:
     if error == "unrestored":
         raise UnrestoredTableError(code, str(answer.get("reason")))
     if error == "join":
-        raise JoinError(str(answer.get("message")), int(answer.get("status", 409)))
+        raise JoinError(str(answer.get("message")), str(answer.get("code") or "seat_taken"))
     if error == "refused":
-        raise RefusedConnection(str(answer.get("code")), str(answer.get("message")))
+        refused = _REFUSALS.get(str(answer.get("code")), RefusedConnection)
+        raise refused(str(answer.get("message")))
     if error == "storage":
         raise StorageError(str(answer.get("message")))
     raise ServerBusyError(str(answer.get("message") or "the table's server failed"))

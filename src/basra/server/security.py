@@ -24,10 +24,13 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .errors import error_body
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
@@ -187,10 +190,10 @@ class CappedBody:
         return message
 
 
-async def answer(send: Send, status: int, error: str,
-                 extra: Iterable[tuple[bytes, bytes]] = ()) -> None:
-    """Send the JSON answer ``{"error": error}`` with ``status``."""
-    body = json.dumps({"error": error}).encode()
+async def answer(send: Send, status: int, code: str, message: str,
+                 extra: Iterable[tuple[bytes, bytes]] = (), **params: Any) -> None:
+    """Send the JSON error answer (``{"code", "message", "params"}``) with ``status``."""
+    body = json.dumps(error_body(code, message, params)).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
@@ -201,8 +204,9 @@ async def answer(send: Send, status: int, error: str,
 
 async def answer_too_large(send: Send, limit: int) -> None:
     """413, closing the connection so the rest of the body is never read."""
-    await answer(send, 413, f"the request body is over {limit} bytes; at most {limit}",
-                 [(b"connection", b"close")])
+    await answer(send, 413, "body_too_large",
+                 f"the request body is over {limit} bytes; at most {limit}",
+                 [(b"connection", b"close")], most=limit)
 
 
 def origin_error(origin: str) -> str:
@@ -237,12 +241,15 @@ class EdgeChecks:
         """Refuse what breaks a rule, else pass the request on with its body capped."""
         length = path_length(scope)
         if length > MAX_PATH:
-            await answer(send, 414, f"the request path is {length} bytes; at most {MAX_PATH}")
+            await answer(send, 414, "path_too_long",
+                         f"the request path is {length} bytes; at most {MAX_PATH}",
+                         length=length, most=MAX_PATH)
             return
         if scope["method"] in STATE_CHANGING_METHODS:
             origin = refused_origin(scope, self.allowed)
             if origin is not None:
-                await answer(send, 403, origin_error(origin))
+                await answer(send, 403, "foreign_origin", origin_error(origin),
+                             origin=origin[:100])
                 return
         declared = declared_length(scope)
         if declared is not None and declared > self.max_body:

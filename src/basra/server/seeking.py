@@ -42,17 +42,19 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from basra.players.accounts import token_hash
 from basra.players.matchmaking import Matchmaker, Pairing, Seek, SeekError, UnknownSeekError
 from basra.players.names import guest_name
 from basra.players.ratings import new_rating, pool_key
 from basra.rules import RulesError, preset
-from basra.store import Store, StoredUser
+from basra.store import Store
 
-from .hub import Account, Hub, ServerBusyError, encode
+from .connections import Account, encode
+from .errors import BadSeekError, LoginRequiredError, ServerBusyError, refusal_of
+from .hub import Hub
+from .sessions import request_account
 from .table import ConfigError, SeatConfig, TableConfig, clean_name
 
-__all__ = ["SEEK_MESSAGE", "SeekSettings", "Seeking", "session_account"]
+__all__ = ["SEEK_MESSAGE", "SeekSettings", "Seeking"]
 
 log = logging.getLogger("basra.server")
 
@@ -60,7 +62,6 @@ SEEK_MESSAGE = 1000
 """Longest message read on a seek socket, in characters."""
 MATCHMAKER = "~matchmaker"
 """The lease of the server that pairs the seeks of every server (a shared cluster)."""
-SESSION_COOKIE = "basra_session"
 
 
 @dataclass(frozen=True)
@@ -78,21 +79,6 @@ class SeekSettings:
     played for by the computer until they play again)."""
     computer_level: str = "expert"
     """The level of the computer players that fill empty seats."""
-
-
-async def session_account(store: Store, websocket: WebSocket,
-                          clock: Callable[[], float] = time.time) -> StoredUser | None:
-    """The account a socket's session cookie is logged in as, or None."""
-    token = websocket.cookies.get(SESSION_COOKIE)
-    if not token or len(token) > 100:
-        return None
-    return await store.session_user(token_hash(token), int(clock() * 1000))
-
-
-class _SeekRefused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def _query_flag(value: str | None) -> bool:
@@ -280,28 +266,29 @@ class Seeking:
     # -- one seek's socket ---------------------------------------------------------------
 
     async def _seek_of(self, websocket: WebSocket) -> tuple[Seek, Account | None]:
-        """The seek a socket's query asks for; raises :class:`_SeekRefused`."""
+        """The seek a socket's query asks for; raises :class:`BadSeekError` or
+        :class:`LoginRequiredError`."""
         query = websocket.query_params
         variant = query.get("variant") or "egyptian"
         try:
             found = preset(variant)
         except RulesError as error:
-            raise _SeekRefused("bad_seek", str(error)) from None
+            raise BadSeekError(str(error)) from None
         players_text = query.get("players") or str(found.players[0])
         if not players_text.isdigit() or len(players_text) > 1:
-            raise _SeekRefused("bad_seek", f"players must be a number, not {players_text!r}")
+            raise BadSeekError(f"players must be a number, not {players_text!r}")
         players = int(players_text)
         rated = _query_flag(query.get("rated"))
-        user = await session_account(self.store, websocket, self.session_clock)
+        user = await request_account(self.store, websocket, self.session_clock)
         if rated and user is None:
-            raise _SeekRefused("login_required",
+            raise LoginRequiredError(
                                "rated games are for players with an account: log in first")
         try:
             pool = pool_key(found.name, players)
         except ValueError as error:
-            raise _SeekRefused("bad_seek", str(error)) from None
+            raise BadSeekError(str(error)) from None
         if user is not None:
-            stored = await self.store.ratings([user.id], pool)
+            stored = await self.store.ratings.of_accounts([user.id], pool)
             rating = (stored.get((user.id, pool)) or new_rating()).display
             name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
         else:
@@ -309,7 +296,7 @@ class Seeking:
             try:
                 name = clean_name(query.get("name"), guest_name(next(self._guests) - 1))
             except ConfigError as error:
-                raise _SeekRefused("bad_seek", str(error)) from None
+                raise BadSeekError(str(error)) from None
             player, account = f"guest:{secrets.token_hex(8)}", None
         seek_id = secrets.token_hex(8)
         try:
@@ -322,7 +309,7 @@ class Seeking:
                 await self._send_seek(seek)
         except SeekError as error:
             self._accounts.pop(seek_id, None)
-            raise _SeekRefused("bad_seek", str(error)) from None
+            raise BadSeekError(str(error)) from None
         self.mine[seek.id] = seek
         return seek, account
 
@@ -330,10 +317,13 @@ class Seeking:
         """A seek socket, from its accepted handshake to its close."""
         try:
             seek, account = await self._seek_of(websocket)
-        except _SeekRefused as refused:
+        except (BadSeekError, LoginRequiredError) as error:
+            refused = refusal_of(error)
+            assert refused is not None
             await websocket.send_text(encode({"type": "error", "code": refused.code,
-                                              "message": str(refused)}))
-            await websocket.close(4401 if refused.code == "login_required" else 4400)
+                                              "message": refused.message,
+                                              "params": refused.params}))
+            await websocket.close(refused.close)
             return
         outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._outboxes[seek.id] = outbox

@@ -20,6 +20,8 @@ from basra.players.ratings import pool_key
 from basra.record import Player, match_record
 from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
 
+from .errors import ConfigError, IntentError, JoinError
+
 __all__ = [
     "MAX_NAME",
     "ConfigError",
@@ -35,26 +37,6 @@ __all__ = [
 
 MAX_NAME = 24
 _CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
-
-
-class ConfigError(ValueError):
-    """A table configuration that cannot be played; the message names the bad value."""
-
-
-class JoinError(ValueError):
-    """A seat that cannot be taken (``status`` 404 for an unknown seat, 409 when taken)."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class IntentError(ValueError):
-    """An intent the table refuses; ``code`` is one of the protocol's error codes."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def new_code() -> str:
@@ -255,23 +237,23 @@ class Table:
         free = self.free_seats()
         if seat is None:
             if not free:
-                raise JoinError(f"table {self.code} has no free seat")
+                raise JoinError(f"table {self.code} has no free seat", "no_free_seat")
             chosen = free[0]
         else:
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise JoinError(f"seat must be a number, not {seat!r}", 400)
+                raise JoinError(f"seat must be a number, not {seat!r}", "bad_seat")
             if not 0 <= seat < self.rules.players:
                 raise JoinError(f"seat {seat} is not a seat of this table: expected 0 to "
-                                f"{self.rules.players - 1}", 400)
+                                f"{self.rules.players - 1}", "bad_seat")
             if not self.is_human(seat):
-                raise JoinError(f"seat {seat} is played by the computer")
+                raise JoinError(f"seat {seat} is played by the computer", "computer_seat")
             if seat not in free:
                 raise JoinError(f"seat {seat} is taken")
             chosen = seat
         try:
             display = clean_name(name, guest_name(chosen))
         except ConfigError as error:
-            raise JoinError(str(error), 400) from None
+            raise JoinError(str(error), "bad_name") from None
         token = secrets.token_urlsafe(18)
         self.take_seat(chosen, display, token_hash(token), account)
         return chosen, token

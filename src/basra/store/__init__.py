@@ -1,22 +1,20 @@
-"""Persistence of tables, finished matches and accounts (SQLite by default, PostgreSQL by URL)."""
+"""Persistence of tables, finished matches and accounts (SQLite by default, PostgreSQL by URL).
 
-from .db import (
-    FencedError,
-    RatedMatch,
-    SavedTable,
-    SeatChange,
-    StorageError,
-    Store,
-    StoredRecord,
-    StoredUser,
-    StoreHealth,
-    database_url,
-    default_database_url,
-    shown_url,
-    user_key,
-)
+One writer (:mod:`.writer`: queue, group commit, retry, fencing, health) and one module per
+capability: :mod:`.tables`, :mod:`.records`, :mod:`.ratings`, :mod:`.accounts`,
+:mod:`.analysis`, reached as ``store.tables``, ``store.records`` and so on.
+"""
+
+from .accounts import StoredUser
+from .analysis import PUZZLE_START_RATING, puzzle_rating_after
+from .db import Store, database_url, default_database_url, shown_url
+from .ratings import RatedMatch, SeatChange, user_key
+from .records import StoredRecord
+from .tables import SavedTable
+from .writer import FencedError, StorageError, StoreHealth
 
 __all__ = [
+    "PUZZLE_START_RATING",
     "FencedError",
     "RatedMatch",
     "SavedTable",
@@ -28,6 +26,7 @@ __all__ = [
     "StoredUser",
     "database_url",
     "default_database_url",
+    "puzzle_rating_after",
     "shown_url",
     "user_key",
 ]

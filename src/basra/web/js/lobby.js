@@ -9,7 +9,7 @@
 
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
-import { familyKey, formatNumber, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
+import { errorKey, familyKey, formatNumber, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, shownName, variantDescription, variantName } from "./matches.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { redrawOnline, setOnlineAccount, setOnlineVariants, setupOnline } from "./online.js";
@@ -517,13 +517,12 @@ async function createTable(event) {
   } catch (error) {
     submit.disabled = false;
     const found = error instanceof ApiError && error.status === 400
-      ? serverFieldError(error.message, request.raw, request.rules) : null;
+      ? serverFieldError(error.serverMessage ?? error.message, request.raw, request.rules) : null;
     if (found) {
       showErrors([found]);
-    } else if (error instanceof ApiError && error.status === 400 && lang() !== "en") {
-      showFormError(["err_rule_generic", {}]);
     } else {
-      showFormError({ text: error.message });
+      const key = errorKey(error);
+      showFormError(key ? [key, error.params ?? {}] : { text: error.message });
     }
   }
 }

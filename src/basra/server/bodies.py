@@ -1,0 +1,140 @@
+"""The request bodies of the HTTP API, as Pydantic models.
+
+Each body is read by :func:`read_body`: any content type, an empty body as ``{}``, a
+size cap, and a clear ``bad_request`` (400) for what is not a JSON object. The fields
+are then checked by the rules they feed (a table's configuration, a name), whose
+messages name the bad value; the models describe every body in ``/api/openapi.json``
+(:func:`openapi_body`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from fastapi import Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import BadRequestError
+
+__all__ = ["MAX_BODY", "AccountBody", "AnswerBody", "JoinBody", "NewTableBody", "QuickBody",
+           "SeatBody", "openapi_body", "read_body", "read_json"]
+
+MAX_BODY = 1_000_000
+"""Largest request body read (an uploaded record), in bytes."""
+
+Body = TypeVar("Body", bound=BaseModel)
+
+
+def _field(kind: dict[str, Any], description: str, default: Any = None) -> Any:
+    """A field taken as any JSON value (the rules it feeds check it and say what is
+    wrong), documented as ``kind``."""
+    return Field(default, description=description, json_schema_extra=kind)
+
+
+_TEXT = {"type": "string"}
+_NUMBER = {"type": "integer"}
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class QuickBody(_Body):
+    """``POST /api/quick``: a quick game against the expert."""
+
+    name: Any = _field(_TEXT, "The player's name (a guest name when left out; the "
+                              "account's name when logged in).")
+
+
+class SeatBody(_Body):
+    """One seat of a new table."""
+
+    kind: Any = _field({"enum": ["human", "bot"]}, "A person's seat or the computer's.")
+    level: Any = _field(_TEXT, "The computer's level (a bot seat; expert by default).")
+
+
+class NewTableBody(_Body):
+    """``POST /api/tables``: a new table with its rules and seats."""
+
+    name: Any = _field(_TEXT, "The creator's name, who takes the first human seat.")
+    variant: Any = _field(_TEXT, "A preset's name.", "egyptian")
+    players: Any = _field(_NUMBER, "The number of players (the preset's by default).")
+    rules: Any = _field({"type": "object"}, "House rules: option name -> value.")
+    seats: Any = _field({"type": "array", "items": SeatBody.model_json_schema()},
+                        "One seat per player (a human, then the expert, by default).")
+    turn_seconds: Any = _field(_NUMBER, "0 (no timer) or 5 to 600 seconds a turn.", 0)
+    takeover_level: Any = _field(_TEXT, "The level that plays for an away player.",
+                                 "expert")
+
+
+class JoinBody(_Body):
+    """``POST /api/tables/{code}/join``: take a seat."""
+
+    name: Any = _field(_TEXT, "The player's name.")
+    seat: Any = _field(_NUMBER, "The seat to take (the first free one by default).")
+
+
+class AccountBody(_Body):
+    """``POST /api/signup`` and ``POST /api/login``."""
+
+    name: Any = _field(_TEXT, "The account's name.")
+    password: Any = _field(_TEXT, "The account's password.")
+
+
+class AnswerBody(_Body):
+    """``POST /api/puzzles/{id}/answer``: a move, as ``card:captured+captured``."""
+
+    move: Any = _field({"type": "string", "maxLength": 200}, "The move played, like "
+                                                             "7S:2H+5D.")
+
+
+async def read_json(request: Request, limit: int = MAX_BODY,
+                    example: str = "a JSON object") -> dict[str, Any]:
+    """A request's JSON object (``{}`` for an empty body); raises
+    :class:`BadRequestError` for one over ``limit`` bytes or not a JSON object."""
+    raw = await request.body()
+    if len(raw) > limit:
+        raise BadRequestError(f"request body of {len(raw)} bytes; at most {limit}",
+                              size=len(raw), most=limit)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadRequestError("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequestError(f"expected {example}, not {raw[:60]!r}")
+    return body
+
+
+async def read_body(request: Request, model: type[Body], limit: int = MAX_BODY,
+                    example: str = "a JSON object") -> Body:
+    """A request's body as ``model`` (see :func:`read_json`)."""
+    body = await read_json(request, limit, example)
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        raise BadRequestError("; ".join(
+            f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
+            for problem in error.errors())) from None
+
+
+def openapi_body(model: type[BaseModel], required: bool = False) -> dict[str, Any]:
+    """The ``openapi_extra`` of a route whose body is ``model`` (read by
+    :func:`read_body`, so FastAPI does not see it)."""
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def inline(value: Any) -> Any:
+        if isinstance(value, dict):
+            ref = value.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return inline(definitions[ref.removeprefix("#/$defs/")])
+            return {key: inline(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [inline(item) for item in value]
+        return value
+
+    return {"requestBody": {"required": required, "content": {
+        "application/json": {"schema": inline(schema)}}}}

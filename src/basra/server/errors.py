@@ -1,0 +1,409 @@
+"""The server's errors, and the one table that says how each is answered.
+
+Every refusal, over HTTP or on a table's WebSocket, is answered from :data:`ERRORS`: the
+exception's type gives the HTTP status, the WebSocket close code and the error ``code``
+(the pages translate by it); the body is always
+
+    {"code": "unknown_table", "message": "no table has the code 'x'", "params": {...}}
+
+with ``params`` the values a translation needs (a table's code, a number of seconds;
+``{}`` when none) and ``message`` one line of English. ``error`` repeats ``message``
+for the pages that read it (:data:`LEGACY_ERROR_FIELD`).
+
+This module imports no other module of the server: every other one may import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from basra.players.accounts import AccountError
+from basra.players.ratings import UnknownPoolError
+from basra.record import RecordError
+from basra.store import StorageError
+
+from .ratelimit import RateLimited
+
+__all__ = [
+    "ERRORS",
+    "BadRecordError",
+    "BadRequestError",
+    "BadSeekError",
+    "ConfigError",
+    "ElsewhereError",
+    "ErrorKind",
+    "ExpiredTableError",
+    "IntentError",
+    "JoinError",
+    "LoginRequiredError",
+    "NoPageError",
+    "RateLimited",
+    "Refusal",
+    "RefusedConnection",
+    "ServerBusyError",
+    "TableMovedError",
+    "TooManyConnectionsError",
+    "UnknownTableError",
+    "UnknownTokenError",
+    "UnrestoredTableError",
+    "error_body",
+    "error_response",
+    "http_error_response",
+    "kind_of",
+    "refusal_of",
+]
+
+LEGACY_ERROR_FIELD = True
+"""Whether error bodies also carry ``error`` (a copy of ``message``), which pages
+written before ``message`` read."""
+
+
+# -- errors of tables and sockets --------------------------------------------------------
+
+class ConfigError(ValueError):
+    """A table configuration that cannot be played; the message names the bad value."""
+
+
+class JoinError(ValueError):
+    """A seat that cannot be taken; ``code`` names why (``seat_taken``, ``no_free_seat``,
+    ``computer_seat``, ``bad_seat``, ``bad_name``)."""
+
+    def __init__(self, message: str, code: str = "seat_taken") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class IntentError(ValueError):
+    """An intent the table refuses; ``code`` is one of the protocol's error codes. It is
+    answered on the socket (``{"type": "error", ...}``) and the socket stays open."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class TableMovedError(IntentError):
+    """The table left this server (handed or taken over) before an intent was made."""
+
+    def __init__(self) -> None:
+        super().__init__("server_error", "this table moved to another server before the "
+                                         "play was made: send it again")
+
+
+class UnknownTableError(KeyError):
+    """No table has this code (``args[0]``)."""
+
+
+class ExpiredTableError(KeyError):
+    """The table (``args[0]``) expired: nobody ever connected to it."""
+
+
+class ElsewhereError(RuntimeError):
+    """Another server owns the table; ``args[1]`` is its id."""
+
+
+class UnrestoredTableError(RuntimeError):
+    """A stored table that could not be rebuilt; ``args[1]`` is the reason."""
+
+
+class ServerBusyError(RuntimeError):
+    """The server cannot take this now (storage failing, too many tables); the message
+    says why."""
+
+
+class RefusedConnection(Exception):
+    """A socket the server will not open; ``code`` is the protocol's error code."""
+
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+class UnknownTokenError(RefusedConnection):
+    """The token holds no seat at the table."""
+
+    code = "unknown_token"
+
+    def __init__(self, message: str = "this token holds no seat at this table; "
+                                      "join again") -> None:
+        super().__init__(message)
+
+
+class TooManyConnectionsError(RefusedConnection):
+    """The client's address has its most sockets open."""
+
+    code = "too_many_connections"
+
+
+# -- refusals of the HTTP API ------------------------------------------------------------
+
+class Refusal(Exception):
+    """A request refused with a ``code`` of its own (the table gives its status); the
+    message is the text to show, ``params`` what a translation of it needs."""
+
+    code = "refused"
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.params = params
+
+
+class BadRequestError(Refusal):
+    """A request body or query that is not what the route takes."""
+
+    code = "bad_request"
+
+
+class BadRecordError(Refusal):
+    """An uploaded record that is not UTF-8 text."""
+
+    code = "bad_record"
+
+
+class NoPageError(Refusal):
+    """A page the server's front end does not have."""
+
+    code = "no_page"
+
+
+class UnknownRecordError(Refusal):
+    """No record has the id."""
+
+    code = "unknown_record"
+
+
+class UnknownPuzzleError(Refusal):
+    """No puzzle has the id."""
+
+    code = "unknown_puzzle"
+
+
+class UnknownUserError(Refusal):
+    """No player has the name."""
+
+    code = "unknown_user"
+
+
+class IllegalAnswerError(Refusal):
+    """A puzzle's answer that is no legal move of its position."""
+
+    code = "illegal_move"
+
+
+class BadSeekError(Refusal):
+    """A seek for no variant, player count or name the server pairs."""
+
+    code = "bad_seek"
+
+
+class LoginRequiredError(Refusal):
+    """A rated seek of a guest."""
+
+    code = "login_required"
+
+
+class HintRefusedError(Refusal):
+    """A hint asked for by someone not seated, at a rated table, at a table with other
+    people, or out of turn (``code`` says which)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class CrossSiteError(Refusal):
+    """An account request another site made."""
+
+    code = "cross_site"
+
+
+class NameTakenError(Refusal):
+    """An account name in use already."""
+
+    code = "name_taken"
+
+
+class WrongLoginError(Refusal):
+    """A wrong name or password; ``retry_after`` is the seconds its name is locked for."""
+
+    code = "wrong_login"
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        params = {} if retry_after is None else {"seconds": retry_after}
+        super().__init__(message, **params)
+        self.retry_after = retry_after
+
+
+class LoginLockedError(WrongLoginError):
+    """Too many wrong passwords for a name: its log-ins wait ``retry_after`` seconds."""
+
+    code = "login_locked"
+
+
+# -- the table ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ErrorKind:
+    """How one type of error is answered."""
+
+    code: str
+    """The error code (an instance's own ``code`` attribute wins, where it has one)."""
+    status: int
+    """The HTTP status."""
+    close: int
+    """The WebSocket close code, when a socket is refused with it."""
+
+
+ERRORS: dict[type[Exception], ErrorKind] = {
+    ConfigError: ErrorKind("bad_config", 400, 4400),
+    RequestValidationError: ErrorKind("bad_request", 400, 4400),
+    BadRequestError: ErrorKind("bad_request", 400, 4400),
+    RecordError: ErrorKind("bad_record", 400, 4400),
+    BadRecordError: ErrorKind("bad_record", 400, 4400),
+    AccountError: ErrorKind("account", 400, 4400),
+    IllegalAnswerError: ErrorKind("illegal_move", 400, 4400),
+    UnknownPoolError: ErrorKind("unknown_pool", 400, 4400),
+    WrongLoginError: ErrorKind("wrong_login", 401, 4401),
+    UnknownTokenError: ErrorKind("unknown_token", 403, 4401),
+    LoginRequiredError: ErrorKind("login_required", 401, 4401),
+    BadSeekError: ErrorKind("bad_seek", 400, 4400),
+    CrossSiteError: ErrorKind("cross_site", 403, 4403),
+    HintRefusedError: ErrorKind("not_seated", 403, 4403),
+    UnknownTableError: ErrorKind("unknown_table", 404, 4404),
+    UnknownRecordError: ErrorKind("unknown_record", 404, 4404),
+    UnknownPuzzleError: ErrorKind("unknown_puzzle", 404, 4404),
+    UnknownUserError: ErrorKind("unknown_user", 404, 4404),
+    NoPageError: ErrorKind("no_page", 404, 4404),
+    JoinError: ErrorKind("seat_taken", 409, 4409),
+    NameTakenError: ErrorKind("name_taken", 409, 4409),
+    ExpiredTableError: ErrorKind("expired", 410, 4410),
+    RateLimited: ErrorKind("rate_limited", 429, 4429),
+    LoginLockedError: ErrorKind("login_locked", 429, 4429),
+    TooManyConnectionsError: ErrorKind("too_many_connections", 429, 4429),
+    UnrestoredTableError: ErrorKind("unrestored", 503, 4500),
+    StorageError: ErrorKind("storage_down", 503, 4503),
+    ServerBusyError: ErrorKind("server_busy", 503, 4503),
+    RefusedConnection: ErrorKind("refused", 403, 4403),
+    Refusal: ErrorKind("refused", 400, 4400),
+}
+"""Each error type's code, HTTP status and WebSocket close code (a subclass not listed
+is answered as its nearest listed base)."""
+
+STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409}
+"""The codes of an error type (one with its own ``code``) whose HTTP status is not the
+type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
+turn (409, where other hint refusals are 403)."""
+
+
+def kind_of(error: BaseException) -> ErrorKind | None:
+    """The table's entry for an error (its nearest listed type), or None."""
+    for cls in type(error).__mro__:
+        found = ERRORS.get(cls)
+        if found is not None:
+            return found
+    return None
+
+
+def _message(error: BaseException) -> str:
+    if isinstance(error, UnknownTableError):
+        return f"no table has the code {str(error.args[0])[:40]!r}"
+    if isinstance(error, ExpiredTableError):
+        return f"table {error.args[0]!r} expired: nobody came to it"
+    if isinstance(error, UnrestoredTableError):
+        return (f"table {error.args[0]!r} could not be restored from storage "
+                f"({error.args[1]}); the server's operator is told")
+    if isinstance(error, StorageError):
+        return f"storage is failing: {error}"
+    if isinstance(error, RateLimited):
+        return f"{error}; try again in {error.retry_after} s"
+    if isinstance(error, RequestValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc'][1:])}: {problem['msg']}"
+            for problem in error.errors())
+        return problems or "bad request"
+    return str(error)
+
+
+def _params(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, UnknownTableError | ExpiredTableError):
+        return {"table": str(error.args[0])[:40]}
+    if isinstance(error, UnrestoredTableError):
+        return {"table": str(error.args[0]), "reason": str(error.args[1])}
+    if isinstance(error, RateLimited):
+        return {"seconds": error.retry_after}
+    if isinstance(error, Refusal):
+        return dict(error.params)
+    return {}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An error as answered: status, close code and body."""
+
+    status: int
+    close: int
+    code: str
+    message: str
+    params: dict[str, Any]
+    retry_after: int | None = None
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body of an HTTP answer."""
+        return error_body(self.code, self.message, self.params)
+
+
+def refusal_of(error: BaseException) -> Answer | None:
+    """How the table answers an error; None for one it does not list (a bug: 500)."""
+    kind = kind_of(error)
+    if kind is None:
+        return None
+    own = getattr(error, "code", None)
+    code = own if isinstance(own, str) else kind.code
+    status = STATUS_OF_CODE.get(code, kind.status)
+    retry = getattr(error, "retry_after", None)
+    return Answer(status, kind.close, code, _message(error), _params(error),
+                  retry if isinstance(retry, int) else None)
+
+
+def error_body(code: str, message: str, params: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    """``{"code", "message", "params"}`` (and ``error``, see :data:`LEGACY_ERROR_FIELD`).
+
+    >>> error_body("unknown_table", "no table has the code 'x'", {"table": "x"})["code"]
+    'unknown_table'
+    """
+    body: dict[str, Any] = {"code": code, "message": message, "params": params or {}}
+    if LEGACY_ERROR_FIELD:
+        body["error"] = message
+    return body
+
+
+def error_response(error: BaseException, headers: dict[str, str] | None = None
+                   ) -> JSONResponse:
+    """The HTTP answer to an error the table lists (with ``Retry-After`` where it
+    says when to try again)."""
+    answer = refusal_of(error)
+    assert answer is not None, f"{type(error).__name__} is not in the table of errors"
+    extra = dict(headers or {})
+    if answer.retry_after is not None:
+        extra["Retry-After"] = str(answer.retry_after)
+    return JSONResponse(answer.body(), status_code=answer.status, headers=extra)
+
+
+def http_error_response(status: int, detail: str,
+                        headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """The answer to one of the framework's own HTTP errors (an unknown path, a method
+    the path does not take)."""
+    code = HTTP_CODES.get(status, f"http_{status}")
+    return JSONResponse(error_body(code, detail), status_code=status,
+                        headers=dict(headers or {}))
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+"""The codes of the framework's own HTTP errors."""

@@ -1,0 +1,414 @@
+"""Play at the tables this server owns: intents, commits, timers and the computer.
+
+**Nothing is confirmed before it is stored.** A play or a rematch is written to the
+database and committed (``basra.store``) before the table changes in memory and before
+anyone is sent the new state. One table's intents are handled one at a time (a lock per
+table); the store commits many tables' changes together. When storage fails, tables
+stop taking plays and every connection is told (``paused`` in the state) until writes
+commit again.
+
+After every change the table's next event is planned: the computer's move (after
+``bot_delay``), or the turn timer of a person; a seat with no socket in a running match
+is marked away after ``away_after`` seconds, and the computer plays for it. The computer
+plays only at tables that someone is connected to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any
+
+from basra.observe import observe
+from basra.players.ratings import computer_key, ranks_from_totals
+from basra.record import dumps
+from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealth, user_key
+
+from .computer import ComputerPlayers
+from .connections import Connection, encode
+from .errors import IntentError, TableMovedError
+from .messages import Intent
+from .settings import CHAT_LIMIT, HubSettings
+from .sockets import Sockets
+from .table import Table, new_seed
+from .views import state_message
+
+__all__ = ["TablePlay"]
+
+log = logging.getLogger("basra.server")
+
+
+class TablePlay:
+    """Intents, commits, timers and the computer at this server's tables.
+
+    ``tables`` and ``epochs`` are the server's own tables and the owner epoch each was
+    claimed at (kept by the table lifecycle, read here)."""
+
+    def __init__(self, store: Store, settings: HubSettings, sockets: Sockets,
+                 tables: Mapping[str, Table], epochs: Mapping[str, int]) -> None:
+        self.store = store
+        self.settings = settings
+        self.sockets = sockets
+        self.tables = tables
+        self.epochs = epochs
+        self.computer = ComputerPlayers(settings.master_ms, settings.master_workers)
+        self.locks: dict[str, asyncio.Lock] = {}
+        """One lock per table: its intents are handled one at a time."""
+        self.lost: Callable[[Table], None] = lambda table: None
+        """Called when a write finds the table taken over by another server."""
+        self._next_event: dict[str, asyncio.TimerHandle] = {}
+        self._away_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._planned: dict[str, tuple[int, int, bool]] = {}
+        """The turn (seq, seat, computer or not) each table's next event is for."""
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- tables coming and going -------------------------------------------------------
+
+    def add_table(self, table: Table) -> None:
+        """A table came into memory."""
+        self.locks[table.code] = asyncio.Lock()
+
+    def remove_table(self, table: Table) -> None:
+        """A table left memory: its timers stop."""
+        code = table.code
+        self.locks.pop(code, None)
+        self._planned.pop(code, None)
+        handle = self._next_event.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+        for seat in range(table.rules.players):
+            timer = self._away_timers.pop((code, seat), None)
+            if timer is not None:
+                timer.cancel()
+        self.computer.forget(code)
+
+    async def stop(self) -> None:
+        """Cancel timers and pending work; what is confirmed is already stored."""
+        for handle in [*self._next_event.values(), *self._away_timers.values()]:
+            handle.cancel()
+        self._next_event.clear()
+        self._away_timers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def close(self) -> None:
+        """Stop the computer players' workers."""
+        self.computer.close()
+
+    # -- tasks -------------------------------------------------------------------------
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Keep a background task until it ends (its failure is logged)."""
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run work in the background (kept until it ends)."""
+        self.keep(asyncio.ensure_future(work))
+
+    def _spawn_later(self, work: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        self.spawn(work())
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a table task failed", exc_info=task.exception())
+
+    def busy(self, code: str) -> bool:
+        """Whether an intent or a computer move is being handled at the table now."""
+        lock = self.locks.get(code)
+        return lock is not None and lock.locked()
+
+    # -- intents -----------------------------------------------------------------------
+
+    async def act(self, connection: Connection, intent: Intent) -> None:
+        """Act on an intent of a socket at a table this server owns (its own socket, or
+        a relaying server's stand-in for one)."""
+        table = connection.table
+        assert isinstance(table, Table)
+        if intent.kind == "ping":
+            connection.send({"type": "pong"})
+            return
+        if intent.kind == "chat":
+            self._chat(connection, intent)
+            return
+        seat = connection.seat
+        if seat is None:
+            raise IntentError("not_seated", f"watchers cannot send {intent.kind!r}")
+        if intent.kind == "chat_consent":
+            if not table.is_human(seat):
+                raise IntentError("not_seated", "only a player's seat agrees to the chat")
+            if intent.allow:
+                table.chat_consent.add(seat)
+            else:
+                table.chat_consent.discard(seat)
+            self.changed(table)
+            return
+        if intent.kind == "back":
+            if seat in table.away:
+                table.away.discard(seat)
+                self.changed(table)
+            else:
+                connection.send(state_message(table, seat))
+            return
+        if not self.store.health.ok:
+            raise IntentError("storage_down", "the server cannot save plays right now (its "
+                              "storage is failing); play resumes when it works again")
+        if self.tables.get(table.code) is not table:
+            raise TableMovedError()
+        async with self.locks[table.code]:
+            if self.tables.get(table.code) is not table:
+                raise TableMovedError()  # handed or taken over while this waited its turn
+            if intent.kind == "rematch":
+                await self._rematch(table)
+            else:
+                assert intent.seq is not None and intent.card is not None
+                move = table.resolve_play(seat, intent.seq, intent.card, intent.captured)
+                await self._commit(table, move, mover=seat)
+                table.away.discard(seat)  # playing is coming back
+        self.changed(table)
+
+    @staticmethod
+    def chat_allowed(connection: Connection) -> None:
+        """Count a chat message of a socket (at the server the socket is open to), or
+        raise ``chat_limit``."""
+        now = time.monotonic()
+        most, seconds = CHAT_LIMIT
+        connection.chatted = [at for at in connection.chatted if now - at < seconds]
+        if len(connection.chatted) >= most:
+            raise IntentError("chat_limit", f"at most {most} chat messages per "
+                              f"{seconds:g} seconds: wait a moment")
+        connection.chatted.append(now)
+
+    def _chat(self, connection: Connection, intent: Intent) -> None:
+        """Pass a chat message on: a player's to everyone at the table, a watcher's to
+        the watchers only. Nothing else is in it: the table's state does not change."""
+        table = connection.table
+        assert isinstance(table, Table)
+        if intent.text is not None and not table.free_text:
+            raise IntentError("free_text_off", "free text is off at this table (every "
+                              "player must agree to it); send a phrase")
+        seat = connection.seat
+        sender: dict[str, Any] = (
+            {"watcher": True, "name": connection.watcher_name} if seat is None
+            else {"seat": seat, "name": table.names[seat]})
+        message: dict[str, Any] = {"type": "chat", "from": sender}
+        if intent.phrase is not None:
+            message["phrase"] = intent.phrase
+        else:
+            message["text"] = intent.text
+        self.sockets.broadcast(table, encode(message), watchers_only=seat is None)
+
+    # -- commits -----------------------------------------------------------------------
+
+    async def _commit(self, table: Table, move: int, mover: int | None = None) -> None:
+        """Store a legal move, then play it (call with the table's lock held); ``mover``
+        is the human seat that played it itself, if one did."""
+        try:
+            await self.store.tables.add_move(table.code, table.match_number, table.seq, move,
+                                      epoch=self.epochs.get(table.code))
+        except FencedError:
+            self.lost(table)
+            raise IntentError("server_error", "the table moved to another server, so the "
+                              "play was not made: send it again") from None
+        except StorageError as error:
+            raise IntentError("server_error",
+                              f"the play could not be saved, so it was not made: {error}"
+                              ) from None
+        table.apply(move)
+        if table.status == "finished":
+            await self.save_record(table, mover=mover)
+
+    async def save_record(self, table: Table, announce: bool = False,
+                          mover: int | None = None) -> None:
+        """Store the finished match's record, with the human seats the computer was
+        playing for at the end (but ``mover``, who made the last play itself); with
+        ``announce``, send the table's connections the state that names it."""
+        number = table.match_number
+        record = table.record()
+        finished_for = sorted(seat for seat in table.away if seat != mover)
+        rated = self._rated_match(table)
+        try:
+            record_id = await self.store.records.save(table.code, number, record,
+                                                     dumps(record), finished_for, rated)
+        except StorageError:
+            log.exception("the record of table %s, match %d, could not be stored; it "
+                          "is written when the table is loaded again", table.code, number)
+            return
+        changes = None
+        if rated is not None:
+            try:
+                changes = await self.store.ratings.changes(record_id)
+            except Exception:
+                log.exception("the rating changes of record %d could not be read", record_id)
+        if record_id not in table.record_ids:
+            table.record_ids.append(record_id)
+        if table.match_number == number:
+            table.last_record_id = record_id
+            if changes is not None:
+                table.rating_changes = [change.to_dict() for change in changes]
+                for change in changes:
+                    table.ratings[change.seat] = change.after
+            if announce:
+                self.changed(table)
+
+    @staticmethod
+    def _rated_match(table: Table) -> RatedMatch | None:
+        """What rates a rated table's finished match: every human seat counts for its
+        account (also when the computer finished the match for it), every computer seat
+        plays at its level's fixed rating. None at a casual table, or when a human seat
+        has no account (nothing is rated then)."""
+        match = table.match
+        if not table.config.rated or match is None or match.winner is None:
+            return None
+        players: list[str] = []
+        for seat in range(table.rules.players):
+            account = table.accounts[seat]
+            if table.is_human(seat):
+                if account is None:
+                    log.warning("rated table %s has no account at seat %d: not rated",
+                                table.code, seat)
+                    return None
+                players.append(user_key(account[0]))
+            else:
+                players.append(computer_key(table.level_for(seat)))
+        return RatedMatch(table.config.pool, tuple(players), tuple(table.rules.side_of),
+                          tuple(ranks_from_totals(list(match.totals), match.winner)))
+
+    async def _rematch(self, table: Table) -> None:
+        if table.match is None or not table.match.is_over:
+            raise IntentError("not_over", "the match is not over yet")
+        seed = new_seed()
+        try:
+            await self.store.tables.start_match(table.code, table.match_number + 1, seed,
+                                         epoch=self.epochs.get(table.code))
+        except FencedError:
+            self.lost(table)
+            raise IntentError("server_error", "the table moved to another server: "
+                              "ask again") from None
+        except StorageError as error:
+            raise IntentError("server_error",
+                              f"the rematch could not be saved: {error}") from None
+        table.rematch(seed)
+
+    def storage_changed(self, health: StoreHealth) -> None:
+        """Storage failed or came back: tell every table; resume play when it is back."""
+        paused = None if health.ok else "storage"
+        for table in list(self.tables.values()):
+            table.paused = paused
+            if health.ok:
+                self._planned.pop(table.code, None)  # fresh timers for everyone
+            self.changed(table)
+
+    # -- what happens next -------------------------------------------------------------
+
+    def changed(self, table: Table) -> None:
+        """Something about the table changed: plan its next event, then send every
+        connection its view (and every relaying server the views of the seats it
+        serves)."""
+        self.plan(table)
+        self.sockets.send_views(table, self.epochs.get(table.code, 0))
+
+    def seat_came(self, table: Table, seat: int) -> None:
+        """A socket for a seat opened (here or at a relaying server)."""
+        self.sockets.recount(table)
+        timer = self._away_timers.pop((table.code, seat), None)
+        if timer is not None:
+            timer.cancel()
+        table.away.discard(seat)  # a returning player takes the seat back
+        self.changed(table)
+
+    def plan(self, table: Table) -> None:
+        """Arm the table's next event, unless the same turn already has one (comings and
+        goings must not restart a turn timer or delay a computer move). Nothing is armed
+        at a table nobody is connected to, or while storage fails."""
+        self._watch_absent(table)
+        seat = table.to_play()
+        seq = table.seq
+        attended = self.sockets.attended(table.code) and table.paused is None
+        turn = None if seat is None or not attended else (seq, seat, table.computer_plays(seat))
+        if turn is not None and table.code in self._next_event \
+                and self._planned.get(table.code) == turn:
+            return
+        handle = self._next_event.pop(table.code, None)
+        if handle is not None:
+            handle.cancel()
+        self._planned.pop(table.code, None)
+        table.deadline_ms = None
+        if seat is None or turn is None:
+            return
+        self._planned[table.code] = turn
+        loop = asyncio.get_running_loop()
+        if table.computer_plays(seat):
+            match = table.match
+            assert match is not None
+            fresh_deal = not match.deals[-1].plays and len(match.deals) > 1
+            delay = self.settings.bot_delay * (3 if fresh_deal else 1)
+            self._next_event[table.code] = loop.call_later(
+                delay, self._spawn_later, lambda: self._computer_move(table, seat, seq))
+        elif table.config.turn_seconds:
+            seconds = table.config.turn_seconds
+            table.deadline_ms = int((time.time() + seconds) * 1000)
+            self._next_event[table.code] = loop.call_later(
+                seconds, self._time_out, table, seat, seq)
+
+    def _watch_absent(self, table: Table) -> None:
+        """Start the away timer of every human seat with no connection in a running match
+        (gone, or never come: a table must not wait forever for anyone)."""
+        if table.status != "playing":
+            return
+        loop = asyncio.get_running_loop()
+        for seat in range(table.rules.players):
+            key = (table.code, seat)
+            if (table.is_human(seat) and table.connections[seat] == 0
+                    and seat not in table.away and key not in self._away_timers):
+                self._away_timers[key] = loop.call_later(
+                    self.settings.away_after, self._gone_away, table, seat)
+
+    def _gone_away(self, table: Table, seat: int) -> None:
+        self._away_timers.pop((table.code, seat), None)
+        if (self.tables.get(table.code) is table and table.connections[seat] == 0
+                and table.status == "playing"):
+            table.away.add(seat)
+            self.changed(table)
+
+    def _time_out(self, table: Table, seat: int, seq: int) -> None:
+        self._next_event.pop(table.code, None)
+        if table.seq == seq and table.to_play() == seat and not table.computer_plays(seat):
+            table.away.add(seat)
+            self.changed(table)
+
+    async def _computer_move(self, table: Table, seat: int, seq: int) -> None:
+        self._next_event.pop(table.code, None)
+        self._planned.pop(table.code, None)
+
+        def still_its_turn() -> bool:
+            return (self.tables.get(table.code) is table and table.seq == seq
+                    and table.to_play() == seat and table.computer_plays(seat)
+                    and table.paused is None and self.store.health.ok)
+
+        if not still_its_turn():
+            return
+        match = table.match
+        assert match is not None
+        choice = await self.computer.choose(table.code, table.level_for(seat),
+                                            observe(match, seat))
+        lock = self.locks.get(table.code)
+        if lock is None:
+            return  # the table left memory meanwhile
+        async with lock:
+            if not still_its_turn():
+                return  # the player came back and played meanwhile, or storage failed
+            try:
+                await self._commit(table, choice.move)
+            except IntentError:
+                log.error("the computer's move at table %s could not be saved", table.code)
+                return
+        if choice.note is not None:
+            self.sockets.broadcast(table, encode({
+                "type": "notice", "code": choice.note, "seat": seat,
+                "message": "the master is busy: the expert played this move"}))
+        self.changed(table)

@@ -1,0 +1,44 @@
+"""Who a request is logged in as: the session cookie, and how accounts work on a server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from starlette.requests import HTTPConnection
+
+from basra.players.accounts import SESSION_SECONDS, LoginPace, Passwords, token_hash
+from basra.store import Store, StoredUser
+
+__all__ = ["SESSION_COOKIE", "AccountSettings", "request_account"]
+
+SESSION_COOKIE = "basra_session"
+"""The name of the cookie that holds a session's token."""
+
+
+@dataclass(frozen=True)
+class AccountSettings:
+    """How accounts work on one server (the defaults are what ``basra serve`` uses)."""
+
+    passwords: Passwords = field(default_factory=Passwords)
+    """Password hashing (Argon2id with ``argon2-cffi``'s recommended parameters)."""
+    session_seconds: float = SESSION_SECONDS
+    """How long a log-in lasts."""
+    pace: LoginPace = field(default_factory=LoginPace)
+    """How wrong passwords slow log-ins to a name."""
+    hashing_at_once: int = 2
+    """Passwords hashed at the same time (each takes 64 MiB and tens of milliseconds of a
+    core, in a thread); more wait their turn."""
+    clock: Callable[[], float] = time.time
+    """Unix seconds now (tests move it)."""
+
+
+async def request_account(store: Store, request: HTTPConnection,
+                          clock: Callable[[], float] = time.time) -> StoredUser | None:
+    """The account a request's (or a socket's) session cookie is logged in as, or
+    None."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 100:
+        return None
+    return await store.accounts.find_by_session(token_hash(token), int(clock() * 1000))
