@@ -89,16 +89,23 @@ def test_names_that_pass_for_the_computer_are_refused(name: str) -> None:
 @pytest.mark.parametrize("name", [
     *COMPUTER_NAMES, *BOT_LEVELS, "karim", "LAYLA", "Sami_2", "Nadia-1", "master99", "Ex_pert",
     "bot", "Bot7", "كريم", "ليلى", "ليلي", "نادية", "سامي", "عشوائي", "طماع", "خبير", "أستاذ",
-    "استاذ",
+    "استاذ", "کریم", "لیلا", "نادیا", "سامی", "تصادفی", "حریص", "خبره", "استاد",
 ])
 def test_the_computer_players_names_and_levels_are_refused(name: str) -> None:
     with pytest.raises(BadNameError, match="is a computer player's name"):
         check_name(name)
 
 
-@pytest.mark.parametrize("name", ["Guest", "guest1", "Guest_12", "GUEST-3", "ضيف", "ضيف٣"])
+@pytest.mark.parametrize("name", ["Guest", "guest1", "Guest_12", "GUEST-3", "ضيف", "ضيف٣", "مهمان",
+                                  "مهمان۲"])
 def test_guest_names_are_refused(name: str) -> None:
     with pytest.raises(BadNameError, match="how the server names guests"):
+        check_name(name)
+
+
+@pytest.mark.parametrize("name", ["Computer2", "الكمبيوتر_1", "رایانه۳"])
+def test_names_starting_with_the_word_for_computer_are_refused(name: str) -> None:
+    with pytest.raises(BadNameError, match="kept for the computer players"):
         check_name(name)
 
 

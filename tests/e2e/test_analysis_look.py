@@ -69,7 +69,7 @@ def analysis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 
 
 def _switch_to_arabic(page: Page) -> None:
-    page.locator("#lang-toggle").click()
+    page.locator(".lang-toggle:visible").first.click()
     expect(page.locator("html")).to_have_attribute("lang", "ar")
 
 

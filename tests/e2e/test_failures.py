@@ -230,13 +230,13 @@ def test_a_full_disk_pauses_the_page_then_play_goes_on(
         assert hand["y"] + hand["height"] <= VIEWPORT["height"], "the hand is off screen"
         page.screenshot(path=tmp_path / "paused-en.png")
 
-        page.locator("#lang-toggle").click()
+        page.locator(".lang-toggle:visible").first.click()
         expect(html).to_have_attribute("dir", "rtl")
         expect(html).to_have_attribute("lang", "ar")
         expect(banner).to_have_text(PAUSED_AR)
         expect(banner).to_be_visible()
         page.screenshot(path=tmp_path / "paused-ar.png")
-        page.locator("#lang-toggle").click()
+        page.locator(".lang-toggle:visible").first.click()
         expect(html).to_have_attribute("dir", "ltr")
         expect(banner).to_have_text(PAUSED_EN)
         print(f"screenshots in {tmp_path}")
@@ -269,7 +269,7 @@ def test_a_table_that_cannot_be_restored_says_so_on_its_page(
     message = re.compile(rf"^table '{code}' could not be restored from storage \(.+\); "
                          r"the server's operator is told$")
 
-    visit_refused_table(pages, server.base, code, message)
+    visit_refused_table(pages, server.base, code, UNRESTORED_EN)  # translated by its code
 
     status, health = server.get("/healthz")
     assert status == 200 and health["status"] == "degraded", health
@@ -294,7 +294,7 @@ def test_an_expired_table_says_so_on_its_page(pages: Opener, server: Server) -> 
     message = f"table '{code}' expired: nobody came to it"
     assert answer["error"] == message
 
-    visit_refused_table(pages, server.base, code, message)
+    visit_refused_table(pages, server.base, code, EXPIRED_EN)  # translated by its code
 
     player = pages.page("player")
     open_as_seat_0(player, server.base, code, quick["token"])
@@ -330,7 +330,7 @@ def test_a_seat_opened_in_more_tabs_closes_its_oldest_page(
         expect(playable(tab)).to_have_count(0)
 
     # The page keeps saying why in the other language, and playing from it does nothing.
-    oldest.locator("#lang-toggle").click()
+    oldest.locator(".lang-toggle:visible").first.click()
     expect(oldest.locator("html")).to_have_attribute("dir", "rtl")
     expect(oldest.get_by_test_id("turn")).to_have_text(REPLACED_AR)
     expect(playable(oldest)).to_have_count(0)

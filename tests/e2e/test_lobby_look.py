@@ -54,22 +54,22 @@ TEXT = {
     },
     "ar": {
         "name": "اسمك", "target": "نقاط الفوز", "create": "أنشئ الطاولة",
-        "hand_size": "ورق كل يد", "err_range": "أدخل عددًا من 1 إلى 10000.",
+        "hand_size": "ورق كل يد", "err_range": "أدخل عددًا من ١ إلى ١٠٠٠٠.",
         "err_unknown": "لا توجد قاعدة اسمها «foo».",
         "err_hand_size": "يد بهذا الحجم لا تقسم الورق الباقي بالتساوي: جرّب عددًا آخر.",
         "finished_for": "(أكملها الكمبيوتر)", "layla": "ليلى (خبير)",
-        "egyptian": "مصرية", "join": "انضم", "changed": "المعدّل: 1",
+        "egyptian": "مصرية", "join": "انضم", "changed": "المعدّل: ١",
         "no_table": "لا توجد طاولة nosuchtable.", "back": "العودة إلى الصالة",
         "continue": "متابعة", "replay": "إعادة العرض", "next": "التالية", "lobby": "الصالة",
     },
     "fa": {
         "name": "نام شما", "target": "امتیاز برد", "create": "ساختن میز",
-        "hand_size": "کارت هر پخش", "err_range": "عددی از 1 تا 10000 وارد کنید.",
+        "hand_size": "کارت هر پخش", "err_range": "عددی از ۱ تا ۱۰۰۰۰ وارد کنید.",
         "err_unknown": "قانونی به نام «foo» وجود ندارد.",
         "err_hand_size": "پخش به این اندازه کارت\u200cهای مانده را درست بخش نمی\u200cکند: "
                          "عدد دیگری را امتحان کنید.",
         "finished_for": "(رایانه تمامش کرد)", "layla": "لیلا (خبره)",
-        "egyptian": "مصری", "join": "پیوستن", "changed": "1 تغییر",
+        "egyptian": "مصری", "join": "پیوستن", "changed": "۱ تغییر",
         "no_table": "میز nosuchtable وجود ندارد.", "back": "بازگشت به سالن",
         "continue": "ادامه", "replay": "بازپخش", "next": "بعدی", "lobby": "سالن",
     },
@@ -356,12 +356,13 @@ def test_new_table_errors_show_beside_their_field_and_take_the_focus(
 def test_other_refusals_show_beside_the_button_pressed(
         visit: Visit, view: View, shot: Callable[..., None]) -> None:
     page = visit(allow_failed_resource=True)  # the 503 answers
-    busy = {"status": 503, "json": {"error": "the server cannot save anything right now"}}
+    busy = {"status": 503, "json": {"code": "server_busy", "params": {},
+                                    "message": "the server cannot save anything right now"}}
     page.route("**/api/quick", lambda route: route.fulfill(**busy))
     page.route("**/api/tables", lambda route: route.fulfill(**busy)
                if route.request.method == "POST" else route.fallback())
     page.goto("/")
-    said = {"en": busy["json"]["error"],
+    said = {"en": "The server is busy or cannot save right now; try again in a moment.",
             "ar": "الخادم مشغول أو لا يستطيع الحفظ الآن، حاول بعد قليل."}[view.language]
     for button, error in ((page.locator("#quick"), page.locator("#quick-error")),
                           (page.get_by_role("button", name=view.text["create"]),
@@ -514,7 +515,7 @@ def test_an_unknown_table_is_one_message_with_a_way_back(
     shot(page, "page")
 
     other = "en" if view.rtl else "ar"
-    page.locator("#lang-toggle").click()
+    page.locator(".lang-toggle:visible").first.click()
     expect(page.get_by_role("heading", name=TEXT[other]["no_table"])).to_be_visible()
     expect_translated(page, allowed=("nosuchtable",))
     page.get_by_role("link", name=TEXT[other]["back"]).click()

@@ -50,7 +50,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "notice": "The master was busy, so the expert played this move.",
     },
     "ar": {
-        "basra": "باصرة", "title_2": "مصرية · لاعبان", "title_4": "مصرية · 4 لاعبين · شراكة",
+        "basra": "باصرة", "title_2": "مصرية · لاعبان", "title_4": "مصرية · ٤ لاعبين · شراكة",
         "cards": "الورق {n}",
         "Karim": "كريم", "Layla": "ليلى", "Nadia": "نادية", "Sami": "سامي",
         "expert": "خبير", "turn_of": "دور {name}", "name_won": "فاز {name}",
@@ -82,6 +82,15 @@ CREATE_TABLE = """async body => {
 
 
 # Opening pages.
+
+
+DIGITS = {"en": "0123456789", "ar": "٠١٢٣٤٥٦٧٨٩"}
+"""How each language writes the digits of the numbers in its sentences."""
+
+
+def local(number: int, lang: str) -> str:
+    """``number`` as ``lang`` writes it in a sentence."""
+    return str(number).translate(str.maketrans("0123456789", DIGITS[lang]))
 
 
 def new_page(pages: Opener, server: str, viewport: ViewportSize, lang: str,
@@ -276,10 +285,11 @@ def test_piles_last_captures_and_the_result_of_a_match(
         pile = page.get_by_test_id(f"pile-{side}")
         count = deal["pile_counts"][side]
         expect(pile).to_be_visible()
-        expect(pile.locator(".pile-count")).to_have_text(text["cards"].format(n=count))
+        expect(pile.locator(".pile-count")).to_have_text(
+            text["cards"].format(n=local(count, lang)))
         assert (pile.locator(".pile-layer").count() > 0) == (count > 0)
         expect(page.get_by_test_id("scores").locator(f".side-{side} .stat-cards")).to_have_text(
-            f"{text['cards'].format(n='').strip()} {count}")
+            f"{text['cards'].format(n='').strip()} {local(count, lang)}")
         shown = codes_in(page.get_by_test_id(f"last-capture-{side}").locator("[data-code]"),
                          "data-code")
         capture = deal["last_captures"][side]
@@ -291,7 +301,7 @@ def test_piles_last_captures_and_the_result_of_a_match(
     pile.click()
     dialog = page.locator("#pile-dialog")
     expect(dialog).to_be_visible()
-    cards = text["cards"].format(n=deal["pile_counts"][0])
+    cards = text["cards"].format(n=local(deal["pile_counts"][0], lang))
     expect(dialog).to_have_accessible_name(f"{text['pile_mine']} · {cards}")
     assert sorted(codes_in(dialog.get_by_test_id("pile-cards").locator("[data-card]"))) == \
         sorted(deal["pile"])
@@ -305,7 +315,7 @@ def test_piles_last_captures_and_the_result_of_a_match(
     # The other side's pile lies face down: only its last capture opens.
     page.get_by_test_id("pile-1").click()
     expect(dialog).to_be_visible()
-    cards = text["cards"].format(n=deal["pile_counts"][1])
+    cards = text["cards"].format(n=local(deal["pile_counts"][1], lang))
     expect(dialog).to_have_accessible_name(
         f"{text['pile_of'].format(name=text['Layla'])} · {cards}")
     expect(dialog.get_by_test_id("pile-cards")).to_have_count(0)
@@ -399,8 +409,9 @@ def test_partners_are_teams_everywhere_and_every_seat_fits(
         for name in ("Layla", "Nadia", "Sami"):
             assert sum(text[name] in shown for shown in plate_names) == 1, plate_names
         sides = each.get_by_test_id("scores").locator(".side-name")
-        expect(sides.nth(0)).to_have_text(re.compile("^" + re.escape(text["team"].format(n=1))))
-        expect(sides.nth(1)).to_have_text(re.compile("^" + re.escape(text["team"].format(n=2))))
+        for i in (0, 1):
+            team = text["team"].format(n=local(i + 1, lang))
+            expect(sides.nth(i)).to_have_text(re.compile("^" + re.escape(team)))
         expect(each.locator("body")).not_to_contain_text(re.compile("Side|Computer"),
                                                          use_inner_text=True)
         expect_within_viewport(each)
@@ -414,16 +425,17 @@ def test_partners_are_teams_everywhere_and_every_seat_fits(
 
     def teams_in_the_score() -> None:
         heads = watcher.locator("#score-dialog thead th")
-        expect(heads).to_have_text([text["team"].format(n=1), text["team"].format(n=2)])
+        expect(heads).to_have_text([text["team"].format(n=local(n, lang)) for n in (1, 2)])
 
     watch_to_the_end(watcher, teams_in_the_score)
     check_result_shows_alone(watcher)
     result = watcher.get_by_test_id("result")
     title = result.get_by_role("heading", level=2).inner_text()
-    teams = [text["team_won"].format(n=n) for n in (1, 2)]
+    teams = [text["team_won"].format(n=local(n, lang)) for n in (1, 2)]
     assert title in teams, title
     rows = result.locator(".side-name").all_inner_texts()
-    assert [row.split(":")[0] for row in rows] == [text["team"].format(n=n) for n in (1, 2)]
+    assert [row.split(":")[0] for row in rows] == [text["team"].format(n=local(n, lang))
+                                                   for n in (1, 2)]
     expect(watcher.locator("body")).not_to_contain_text(re.compile("Side|side"),
                                                         use_inner_text=True)
     shoot(watcher, tmp_path, f"four-watcher-result-{lang}")
@@ -563,12 +575,13 @@ def test_a_player_without_a_name_is_a_guest_and_the_code_sits_by_the_link(
     guest = new_page(pages, server, viewport, lang, "guest")
     guest.goto(created["url"])
     name = guest.locator("#join-name")
-    expect(name).to_have_attribute("placeholder", text["guest"].format(n=2))
+    expect(name).to_have_attribute("placeholder", text["guest"].format(n=local(2, lang)))
     guest.locator("#join-button").click()
     for page in (host, guest):
         expect(page.locator("body")).to_have_attribute("data-status", "playing")
         names = page.locator("#felt .plate-name")
         expect(names).to_have_count(2)
         joined = " ".join(names.all_inner_texts())
-        assert text["guest"].format(n=1) in joined and text["guest"].format(n=2) in joined
+        assert text["guest"].format(n=local(1, lang)) in joined
+        assert text["guest"].format(n=local(2, lang)) in joined
     shoot(guest, tmp_path, f"guests-{lang}")

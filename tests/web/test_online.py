@@ -280,9 +280,9 @@ def test_the_new_pages_are_served_when_the_front_end_has_them(web: Any) -> None:
     from basra.server.app import web_root
 
     for path, name in (("/u/Amira", "profile.html"), ("/leaderboard", "leaderboard.html"),
-                       ("/help", "help.html")):
+                       ("/help", "help.html"), ("/puzzles", "puzzles.html")):
         response = web.http.get(path)
-        if (web_root() / name).is_file():
+        if (web_root() / "templates" / name).is_file():
             assert response.status_code == 200
             assert response.headers["content-type"].startswith("text/html")
         else:

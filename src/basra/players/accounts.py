@@ -32,6 +32,7 @@ basra.players.accounts.BadNameError: the name 'Computer2' is kept for the comput
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import unicodedata
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from basra.bots import BOT_LEVELS
+from basra.i18n import languages, text
 from basra.players.names import COMPUTER_NAMES
 
 if TYPE_CHECKING:
@@ -73,14 +75,33 @@ _LOOK_ALIKE = {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ی":
 _FOLD = str.maketrans({**_DIGITS, **_LOOK_ALIKE})
 
 _COMPUTER_PREFIXES = ("computer", "كمبيوتر", "الكمبيوتر", "حاسوب", "الحاسوب")
-"""A name whose letters start with one of these passes for the computer."""
-_COMPUTER_WORDS = (*COMPUTER_NAMES, "كريم", "ليلى", "نادية", "سامي",
-                   *BOT_LEVELS, "عشوائي", "طماع", "خبير", "أستاذ", "bot")
-"""The computer players' names and levels, as the English and Arabic pages show them
-(``web/js/i18n.js``)."""
-_GUEST_WORDS = ("guest", "ضيف")
-"""What the pages call a person without a name ("Guest 2", "ضيف 2")."""
+"""A name whose letters start with one of these (or with the word for the computer in any
+catalog) passes for the computer."""
+_COMPUTER_KEYS = ("name_karim", "name_layla", "name_nadia", "name_sami",
+                  *(f"level_{level}" for level in BOT_LEVELS))
+"""The catalog keys of the computer players' names and levels, as every page shows them."""
 _STAFF_WORDS = ("admin", "administrator", "moderator", "system")
+
+
+def _catalog_words(key: str) -> tuple[str, ...]:
+    """The text ``key`` in every catalog (``web/i18n/*.json``), its holes left out
+    ("ضيف {n}" as "ضيف")."""
+    return tuple(text(language, key, n="") for language in languages())
+
+
+@functools.cache
+def _reserved() -> tuple[frozenset[str], tuple[str, ...], frozenset[str]]:
+    """The keys of the names kept for the computer, the prefixes kept for it, and the
+    keys of the names kept for guests."""
+    computer = (*COMPUTER_NAMES, *BOT_LEVELS, "bot",
+                *(word for key in _COMPUTER_KEYS for word in _catalog_words(key)))
+    prefixes = (*_COMPUTER_PREFIXES, *_catalog_words("computer"))
+    guests = ("guest", *_catalog_words("guest_n"))
+    return (frozenset(_stem(name_key(word)) for word in computer),
+            tuple(_stem(name_key(word)) for word in prefixes),
+            frozenset(_stem(name_key(word)) for word in guests))
+
+
 
 
 class AccountError(ValueError):
@@ -157,11 +178,12 @@ def check_name(name: object) -> str:
     stem = _stem(name_key(name))
     if not stem:
         raise BadNameError(f"the name {name!r} has no letter; a name needs at least one")
-    if stem.startswith(tuple(name_key(word) for word in _COMPUTER_PREFIXES)):
+    computer, prefixes, guests = _reserved()
+    if stem.startswith(prefixes):
         raise BadNameError(f"the name {name!r} is kept for the computer players")
-    if stem in {name_key(word) for word in _COMPUTER_WORDS}:
+    if stem in computer:
         raise BadNameError(f"the name {name!r} is a computer player's name")
-    if stem in {name_key(word) for word in _GUEST_WORDS}:
+    if stem in guests:
         raise BadNameError(f"the name {name!r} is how the server names guests")
     if stem in _STAFF_WORDS:
         raise BadNameError(f"the name {name!r} is reserved")

@@ -15,6 +15,8 @@ A person who gives no name is a guest, numbered by seat.
 
 from __future__ import annotations
 
+from basra.i18n import DEFAULT_LANGUAGE, text
+
 __all__ = ["COMPUTER_NAMES", "computer_label", "computer_name", "guest_name"]
 
 COMPUTER_NAMES = ("Karim", "Layla", "Nadia", "Sami")
@@ -33,5 +35,6 @@ def computer_label(seat: int, level: str) -> str:
 
 
 def guest_name(seat: int) -> str:
-    """The name of a person in ``seat`` who gave none."""
-    return f"Guest {seat + 1}"
+    """The name of a person in ``seat`` who gave none (as the English catalog words it;
+    the pages show it in theirs)."""
+    return text(DEFAULT_LANGUAGE, "guest_n", n=seat + 1)

@@ -3,11 +3,11 @@
 //
 // The forms post to /api/signup and /api/login ({name, password}); a refusal is shown
 // beside the field it is about (the name or the password) and that field takes the focus.
-// The server's texts are English: other languages show the refusal's code translated.
+// A refusal is shown by its code (error.<code> in the catalog), else in the server's words.
 
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON } from "./api.js";
-import { lang, t } from "./i18n.js";
+import { errorKey, t } from "./i18n.js";
 
 let account = null; // the logged-in name, or null
 let onChange = () => {};
@@ -69,15 +69,15 @@ function dialog(form) {
   return node;
 }
 
-function errorText(error) {
-  return error.key ? t(error.key) : error.text;
+function shownError(error) {
+  return error.key ? t(error.key, error.params) : error.text;
 }
 
 function renderErrors(form) {
   for (const name of ["name", "password"]) {
     const error = errors[form].get(name);
     const box = $(`${form}-${name}-error`);
-    box.textContent = error ? errorText(error) : "";
+    box.textContent = error ? shownError(error) : "";
     box.hidden = !error;
     const input = $(`${form}-${name}`);
     input.closest(".field").classList.toggle("invalid", Boolean(error));
@@ -85,21 +85,15 @@ function renderErrors(form) {
     else input.removeAttribute("aria-invalid");
   }
   const general = errors[form].get("form");
-  $(`${form}-error`).textContent = general ? errorText(general) : "";
+  $(`${form}-error`).textContent = general ? shownError(general) : "";
   $(`${form}-error`).hidden = !general;
 }
 
-/** Where a refusal shows: [field, error]; in English the server's own words. */
+/** Where a refusal shows: [field, error], translated by its code. */
 function refusal(error) {
-  const code = error.code ?? "";
-  const known = `err_${code}`;
-  let shown;
-  if (lang() === "en" && error.serverMessage) shown = { text: error.serverMessage };
-  else if (code === "rate_limited") {
-    shown = { text: t("err_account_rate_limited", { seconds: error.retryAfter || "60" }) };
-  } else if (t(known) !== known) shown = { key: known };
-  else shown = { text: error.message || t("err_account_failed") };
-  return [FIELD_OF[code] ?? "form", shown];
+  const key = errorKey(error);
+  const shown = key ? { key, params: error.params } : { text: error.serverMessage || t("err_account_failed") };
+  return [FIELD_OF[error.code] ?? "form", shown];
 }
 
 async function submit(event, form) {

@@ -46,7 +46,7 @@ function familyWord(key) {
 function factNode(fact) {
   if (fact.kind === "missed_basra") return sentence(familyWord("note_missed_basra"), { move: moveWords(fact.move) });
   if (fact.kind === "left_capture") {
-    return sentence("note_left_capture", { move: moveWords(fact.move), cards: String(fact.cards), points: String(fact.points) });
+    return sentence("note_left_capture", { move: moveWords(fact.move), cards: fact.cards, points: fact.points });
   }
   return document.createTextNode(t(familyWord("note_basra_risk"), { chance: Math.round(100 * fact.chance) }));
 }
@@ -123,7 +123,7 @@ export function renderAnalysisFrame(index) {
   const parts = [el("span", { class: "move-label", "data-label": decision.label, "data-testid": "move-label", text: t(`label_${decision.label}`) })];
   if (decision.best !== decision.played) {
     parts.push(el("span", { class: "better" }, sentence("better_move", { move: moveWords(decision.best) })));
-    parts.push(el("span", { class: "hint", text: t("points_lost", { points: decision.loss.toFixed(1) }) }));
+    parts.push(el("span", { class: "hint", text: t("points_lost", { n: decision.loss }, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     const card = decision.best.split(":")[0];
     const hands = document.querySelectorAll("#hands .replay-hand");
     hands[decision.seat]?.querySelector(`[data-card="${card}"]`)?.classList.add("better-move");

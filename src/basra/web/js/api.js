@@ -1,15 +1,28 @@
 // HTTP and WebSocket helpers, and what the browser remembers (name, seat tokens).
 
-import { lang, t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(message, status, code = null, serverMessage = null, retryAfter = null) {
-    super(message);
+  constructor(message, status, code = null, serverMessage = null, retryAfter = null, params = {}) {
+    super(message); // in the page's language
     this.status = status;
     this.code = code; // the refusal's code ("name_taken"...), when the server gave one
     this.serverMessage = serverMessage; // the server's own one line (English)
     this.retryAfter = retryAfter; // seconds to wait, from a 429's Retry-After
+    this.params = params; // what the refusal's text says besides its code
   }
+}
+
+/** A refusal of the server ({code, message, params}; older bodies say {error}) as an
+ * ApiError whose message is in the page's language. */
+function refusal(response, body) {
+  const code = typeof body?.code === "string" ? body.code : null;
+  const said = [body?.message, body?.error].find((text) => typeof text === "string") ?? null;
+  const params = body?.params && typeof body.params === "object" ? { ...body.params } : {};
+  const retryAfter = response.headers.get("Retry-After");
+  if (!("n" in params) && retryAfter) params.n = Number(retryAfter);
+  const message = errorText({ code, params, message: said }, `${response.status} ${response.statusText}`);
+  return new ApiError(message, response.status, code, said, retryAfter, params);
 }
 
 async function request(url, options = {}) {
@@ -26,21 +39,7 @@ async function request(url, options = {}) {
   } catch {
     body = null;
   }
-  if (!response.ok) {
-    let message = body && typeof body.error === "string" ? body.error : `${response.status} ${response.statusText}`;
-    // The server's texts are English: say the common refusals in the page's language.
-    if (response.status === 429) {
-      message = t("err_rate_limited", { seconds: response.headers.get("Retry-After") || "60" });
-    } else if (response.status === 410 && lang() !== "en") {
-      message = t("err_expired");
-    } else if (response.status === 503 && lang() !== "en") {
-      message = t("err_busy");
-    }
-    const code = body && typeof body.code === "string" ? body.code : null;
-    throw new ApiError(message, response.status, code,
-      body && typeof body.error === "string" ? body.error : null,
-      response.headers.get("Retry-After"));
-  }
+  if (!response.ok) throw refusal(response, body);
   return body;
 }
 

@@ -9,7 +9,7 @@
 
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
-import { familyKey, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
+import { errorKey, familyKey, formatNumber, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, shownName, variantDescription, variantName } from "./matches.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { redrawOnline, setOnlineAccount, setOnlineVariants, setupOnline } from "./online.js";
@@ -441,8 +441,8 @@ function showFormError(error) {
 function serverFieldError(text, raw, changed) {
   const pick = (names, fallback) => names.find((n) => raw.has(n)) ?? names.find((n) => n in changed) ?? fallback;
   const matchers = [
-    [/^option (\w+)\[[^\]]*\] must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_card_points_range", { min: m[2], max: m[3] }]]],
-    [/^option (\w+) must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_range", { min: m[2], max: m[3] }]]],
+    [/^option (\w+)\[[^\]]*\] must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_card_points_range", { min: Number(m[2]), max: Number(m[3]) }]]],
+    [/^option (\w+) must be (-?\d+) to (-?\d+)/, (m) => [m[1], ["err_range", { min: Number(m[2]), max: Number(m[3]) }]]],
     [/^option (\w+)(\[[^\]]*\])? must be a whole number/, (m) => [m[1], ["err_whole", {}]]],
     [/^option (\w+) must be true or false/, (m) => [m[1], ["err_flag", {}]]],
     [/^option (\w+) must be one of/, (m) => [m[1], ["err_choice", {}]]],
@@ -517,13 +517,12 @@ async function createTable(event) {
   } catch (error) {
     submit.disabled = false;
     const found = error instanceof ApiError && error.status === 400
-      ? serverFieldError(error.message, request.raw, request.rules) : null;
+      ? serverFieldError(error.serverMessage ?? error.message, request.raw, request.rules) : null;
     if (found) {
       showErrors([found]);
-    } else if (error instanceof ApiError && error.status === 400 && lang() !== "en") {
-      showFormError(["err_rule_generic", {}]);
     } else {
-      showFormError({ text: error.message });
+      const key = errorKey(error);
+      showFormError(key ? [key, error.params ?? {}] : { text: error.message });
     }
   }
 }
@@ -591,7 +590,7 @@ function renderRecords() {
     totals.forEach((total, side) => {
       if (side) score.append(" ");
       score.append(el("span", { class: `record-side${record.winner === side ? " winner" : ""}` },
-        side ? "– " : "", ...sideNodes(side), " ", el("strong", { class: "record-total", text: String(total) })));
+        side ? "– " : "", ...sideNodes(side), " ", el("strong", { class: "record-total", text: formatNumber(total) })));
     });
     const sub = el("span", { class: "item-sub" }, variantName(record.variant ?? ""));
     if (record.winner !== null && record.winner !== undefined && totals.length) {

@@ -20,7 +20,7 @@ export function playerName(info, seat = info?.seat ?? 0) {
   const name = info?.account || info?.name; // a logged-in player by their account's name
   if (!name) return t("seat_n", { n: seat + 1 });
   const guest = GUEST.exec(name);
-  return guest ? t("guest_n", { n: guest[1] }) : name;
+  return guest ? t("guest_n", { n: Number(guest[1]) }) : name;
 }
 
 /** The placeholder of a name field for a person about to take `seat`: what they will be called. */

@@ -8,7 +8,7 @@
 
 import { $, el } from "./dom.js";
 import { storeToken } from "./api.js";
-import { lang, t } from "./i18n.js";
+import { errorKey, t } from "./i18n.js";
 import { variantName } from "./matches.js";
 
 const COMPUTER_AFTER = 20; // seconds of waiting before the computer may fill the seats
@@ -73,10 +73,11 @@ function seekUrl(rated) {
   return `${scheme}://${location.host}/ws/seek?${query}`;
 }
 
+/** A refusal of the seek socket: [key, params] by its code, else the server's words. */
 function serverError(message) {
-  const key = `err_${message.code}`;
-  if (t(key) !== key && (lang() !== "en" || !message.message)) return [key];
-  return message.message ? { text: message.message } : [key];
+  const key = errorKey(message);
+  if (key) return [key, message.params ?? {}];
+  return message.message ? { text: message.message } : ["error.server_error", {}];
 }
 
 function startSeek(event) {

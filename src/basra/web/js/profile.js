@@ -5,7 +5,7 @@
 import { $, el } from "./dom.js";
 import { getJSON } from "./api.js";
 import { redrawAccount, setupAccount } from "./account.js";
-import { lang, setupLang, t } from "./i18n.js";
+import { formatNumber, lang, setupLang, t } from "./i18n.js";
 import { nameElement, poolName, ratingText, variantName } from "./matches.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -34,7 +34,7 @@ function poolColor(pool) {
 }
 
 function number(value, digits = 0) {
-  return new Intl.NumberFormat(lang(), { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+  return formatNumber(value, { maximumFractionDigits: digits, minimumFractionDigits: digits, useGrouping: true });
 }
 
 function renderStats() {

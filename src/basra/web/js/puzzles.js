@@ -1,6 +1,7 @@
 // The puzzles page: a position with one clearly best move; click a card to answer.
 
 import { $, el } from "./dom.js";
+import { redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement } from "./cards.js";
 import { moveWords } from "./moves.js";
@@ -143,7 +144,11 @@ async function nextPuzzle() {
 }
 
 async function init() {
-  setupLang(renderPuzzle);
+  setupLang(() => {
+    renderPuzzle();
+    redrawAccount();
+  });
+  setupAccount();
   $("next-puzzle").addEventListener("click", nextPuzzle);
   try {
     const mine = await getJSON("/api/puzzles/rating");

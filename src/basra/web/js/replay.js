@@ -1,9 +1,10 @@
 // The replay page: steps through the frames of a stored or uploaded match record.
 
 import { $, el } from "./dom.js";
+import { redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
-import { familyKey, setupLang, t } from "./i18n.js";
+import { familyKey, formatNumber, setupLang, t } from "./i18n.js";
 import { shownName, variantName } from "./matches.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { renderAnalysisFrame, setupAnalysis } from "./analysis_view.js";
@@ -121,7 +122,7 @@ function renderSummary() {
     totals.forEach((total, side) => {
       if (side) sides.append(" – ");
       sides.append(el("span", { class: `record-side${summary.winner === side ? " winner" : ""}` },
-        sideNames(frames[0], side), " ", el("strong", { class: "record-total", text: String(total) })));
+        sideNames(frames[0], side), " ", el("strong", { class: "record-total", text: formatNumber(total) })));
     });
     parts.push(sides);
   }
@@ -167,9 +168,9 @@ function render() {
     el("li", { class: `score-side side-${side}` },
       el("span", { class: "side-name" }, sideNames(frame, side)),
       el("span", { class: "side-stats" },
-        el("span", {}, el("span", { class: "stat-label", text: t("pile") }), ` ${frame.pile_counts[side]}`),
-        el("span", {}, el("span", { class: "stat-label", text: word("basras") }), ` ${frame.basras[side]}`),
-        el("span", { class: "stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${total}`))))));
+        el("span", {}, el("span", { class: "stat-label", text: t("pile") }), ` ${formatNumber(frame.pile_counts[side])}`),
+        el("span", {}, el("span", { class: "stat-label", text: word("basras") }), ` ${formatNumber(frame.basras[side])}`),
+        el("span", { class: "stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${formatNumber(total)}`))))));
 
   renderDealScore(frame);
   renderAnalysisFrame(index);
@@ -197,7 +198,11 @@ function onKey(event) {
 }
 
 async function init() {
-  setupLang(render);
+  setupLang(() => {
+    render();
+    redrawAccount();
+  });
+  setupAccount();
   $("first").addEventListener("click", () => go(0));
   $("previous").addEventListener("click", () => go(index - 1));
   $("next").addEventListener("click", () => go(index + 1));

@@ -1,10 +1,11 @@
 // The table page: joins or watches a table over its WebSocket and draws every state.
 
 import { $, el } from "./dom.js";
+import { redrawAccount, setupAccount } from "./account.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
 import { renderCoach, setupCoach } from "./coach.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { cardList, cardName, familyKey, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
+import { cardList, cardName, errorKey, errorText, familyKey, formatNumber, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { guestName, playerName } from "./names.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
@@ -184,7 +185,8 @@ function connect(token) {
       if (closeCode === 4404) return showGone();
       if (closeCode !== 4401) {  // no such table, it expired, is lost, or is open elsewhere
         // The page stops following the table: it keeps saying why and offers no play.
-        ended = closeCode === 4404 ? ["no_table", { code }] : [`err_${errorCode}`, {}];
+        ended = closeCode === 4404 ? ["no_table", { code }]
+          : [errorKey({ code: errorCode }) ?? "error.server_error", {}];
         showAlert(t(...ended));
         redraw();
         return;
@@ -212,8 +214,7 @@ function receive(message) {
     render(previous);
   } else if (message.type === "error") {
     pendingPlay = false;
-    const key = `err_${message.code}`;
-    showAlert(lang() === "en" || t(key) === key ? message.message || t(key) : t(key));
+    showAlert(errorText(message));
   } else if (message.type === "chat") {
     receiveChat(message);
   } else if (message.type === "notice") {
@@ -343,9 +344,9 @@ function renderScores() {
     list.append(el("li", { class: `score-side side-${side}${mine ? " mine" : ""}` },
       el("span", { class: "side-name", text: label }),
       el("span", { class: "side-stats" },
-        el("span", { class: "stat stat-cards" }, el("span", { class: "stat-label", text: t("cards") }), ` ${deal ? deal.pile_counts[side] : 0}`),
-        el("span", { class: "stat" }, el("span", { class: "stat-label", text: word("basras") }), ` ${deal ? deal.basras[side] : 0}`),
-        el("span", { class: "stat stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${state.totals[side] ?? 0}`))));
+        el("span", { class: "stat stat-cards" }, el("span", { class: "stat-label", text: t("cards") }), ` ${formatNumber(deal ? deal.pile_counts[side] : 0)}`),
+        el("span", { class: "stat" }, el("span", { class: "stat-label", text: word("basras") }), ` ${formatNumber(deal ? deal.basras[side] : 0)}`),
+        el("span", { class: "stat stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${formatNumber(state.totals[side] ?? 0)}`))));
   }
 }
 
@@ -409,7 +410,7 @@ function renderSeats(previous) {
       const count = state.deal ? state.deal.hand_counts[seat] : 0;
       const backs = el("div", { class: "backs", role: "img", "aria-label": `${t("hand_of", { name: seatName(seat) })}: ${t("cards_count", { n: count })}` });
       for (let i = 0; i < Math.min(count, 8); i++) backs.append(backElement());
-      parts.push(el("div", { class: "backs-row" }, backs, el("span", { class: "count-badge", "aria-hidden": "true", text: String(count) })));
+      parts.push(el("div", { class: "backs-row" }, backs, el("span", { class: "count-badge", "aria-hidden": "true", text: formatNumber(count) })));
     }
     if (!trays && state.deal && pileSeat(side) === seat) parts.push(pileGroup(side, grown));
     // Beside the floor a seat is a column; above and below it, a row that wraps.
@@ -493,7 +494,7 @@ function tray(side, grown) {
     pileButton(side, grown),
     lastCaptureView(side),
     el("p", { class: "tray-points" }, el("span", { class: "stat-label", text: t("points") }), " ",
-      el("strong", { text: String(state.totals[side] ?? 0) })));
+      el("strong", { text: formatNumber(state.totals[side] ?? 0) })));
 }
 
 function openPile(side) {
@@ -785,7 +786,7 @@ function renderPanels() {
     $("result-totals").replaceChildren(...result.totals.map((total, side) =>
       el("li", { class: `side-${side}${side === result.winner ? " winner" : ""}` },
         el("span", { class: "side-name", text: teamLabel(side) }),
-        el("strong", { text: String(total) }))));
+        el("strong", { text: formatNumber(total) }))));
     renderRatingChanges();
     if (celebrated !== matchNumber) {
       celebrated = matchNumber;
@@ -994,7 +995,11 @@ function onFeltClick(event) {
 }
 
 function init() {
-  setupLang(redraw);
+  setupLang(() => {
+    redraw();
+    redrawAccount();
+  });
+  setupAccount();
   showSound();
   $("turn").textContent = t("loading");
   $("hand").addEventListener("click", onHandClick);

@@ -1,0 +1,132 @@
+"""The translation catalogs: one JSON file a language under ``web/i18n/`` (``en.json``,
+``ar.json``, ``fa.json``), which the pages load and Python reads.
+
+A catalog maps a key to a text with ``{name}`` holes, or, for a text that counts, to one
+text per plural category (``{"one": "{n} card", "other": "{n} cards"}``; the count is the
+``n`` hole). A few keys describe the language itself::
+
+    language_name   the language named in itself ("العربية")
+    language_dir    "ltr" or "rtl"
+    number_system   the digits it writes numbers in ("latn", "arab", "arabext")
+    plural_forms    the plural categories its counting texts have ("one other")
+
+Adding a language is adding one file: every catalog has the same keys and holes.
+
+>>> "ar" in languages()
+True
+>>> text("ar", "level_expert")
+'خبير'
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import TypeAlias
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "Catalog",
+    "catalog",
+    "choose_language",
+    "languages",
+    "placeholders",
+    "plural_keys",
+    "text",
+]
+
+DEFAULT_LANGUAGE = "en"
+"""The language of a page when nothing says which, and the language keys are written in."""
+
+Catalog: TypeAlias = Mapping[str, str | Mapping[str, str]]
+"""One language's texts by key."""
+
+_CODE = re.compile(r"^[a-z]{2,3}$")
+_HOLE = re.compile(r"\{(\w+)\}")
+
+
+def _folder() -> Traversable:
+    return resources.files("basra") / "web" / "i18n"
+
+
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """The codes of the catalogs present: English first, then the others by code.
+
+    >>> languages()[0]
+    'en'
+    """
+    found = sorted(entry.name.removesuffix(".json") for entry in _folder().iterdir()
+                   if entry.name.endswith(".json") and _CODE.match(entry.name[:-5]))
+    return tuple(sorted(found, key=lambda code: (code != DEFAULT_LANGUAGE, code)))
+
+
+@functools.cache
+def catalog(language: str) -> Catalog:
+    """The texts of ``language`` (a code of :func:`languages`), or ``KeyError``."""
+    if language not in languages():
+        raise KeyError(f"no catalog for the language {language!r}; there are "
+                       f"{', '.join(languages())}")
+    loaded: dict[str, str | Mapping[str, str]] = json.loads(
+        (_folder() / f"{language}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def text(language: str, key: str, **params: object) -> str:
+    """The text ``key`` in ``language`` with its holes filled from ``params`` (a counting
+    text takes its ``other`` form).
+
+    >>> text("en", "seat_n", n=2)
+    'Seat 2'
+    """
+    value = catalog(language)[key]
+    if not isinstance(value, str):
+        value = value["other"]
+    return _HOLE.sub(lambda hole: str(params.get(hole[1], hole[0])), value)
+
+
+def placeholders(value: str | Mapping[str, str]) -> frozenset[str]:
+    """The names of the holes of a catalog value (of every form of a counting text).
+
+    >>> sorted(placeholders("{name} played {card}"))
+    ['card', 'name']
+    """
+    forms = [value] if isinstance(value, str) else list(value.values())
+    return frozenset(name for form in forms for name in _HOLE.findall(form))
+
+
+def plural_keys(language: str) -> frozenset[str]:
+    """The keys of ``language`` whose texts count (one text per plural category)."""
+    return frozenset(key for key, value in catalog(language).items()
+                     if not isinstance(value, str))
+
+
+def choose_language(choice: str | None = None, accept_language: str | None = None) -> str:
+    """The language of a page: the one the person chose (a cookie) when it has a catalog,
+    else the first of the browser's ``Accept-Language`` that has one, else English.
+
+    >>> choose_language(None, "fr-CA,fa;q=0.8,en;q=0.5")
+    'fa'
+    >>> choose_language("xx", None)
+    'en'
+    """
+    present = languages()
+    if choice in present:
+        return choice
+    ranked: list[tuple[float, int, str]] = []
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, _, weight = part.strip().partition(";")
+        quality = 1.0
+        if weight.strip().startswith("q="):
+            try:
+                quality = float(weight.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        code = tag.strip().split("-")[0].lower()
+        if code in present and quality > 0:
+            ranked.append((-quality, order, code))
+    return min(ranked)[2] if ranked else DEFAULT_LANGUAGE

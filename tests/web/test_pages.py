@@ -1,0 +1,88 @@
+"""The pages (``basra.server.pages``): one header everywhere, the language the person chose,
+else their browser's, else English, and a language menu with one entry a catalog."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from basra.i18n import languages, text
+from basra.server.pages import LANGUAGE_COOKIE, NAVIGATION
+
+PAGES = ["/", "/t/k3f9x2q", "/replay", "/replay/5", "/u/Amira", "/leaderboard", "/help",
+         "/puzzles"]
+
+
+def html_attributes(page: str) -> dict[str, str]:
+    tag = re.search(r"<html([^>]*)>", page)
+    assert tag is not None
+    return dict(re.findall(r'([\w-]+)="([^"]*)"', tag[1]))
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_has_the_same_navigation(web: Any, path: str) -> None:
+    page = web.http.get(path).text
+    nav = re.search(r'<nav class="topnav".*?</nav>', page, re.S)
+    assert nav is not None, path
+    links = re.findall(r'<a href="([^"]+)" data-i18n="(\w+)"', nav[0])
+    assert links == list(NAVIGATION)
+    assert [href for href, _ in NAVIGATION] == ["/", "/#online", "/puzzles", "/leaderboard",
+                                                 "/help"]
+    assert 'id="account"' in nav[0]
+    assert re.findall(r'data-lang="(\w+)"', nav[0]) == list(languages())
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_are_english_by_default(web: Any, path: str) -> None:
+    response = web.http.get(path)
+    assert response.status_code == 200
+    assert html_attributes(response.text)["lang"] == "en"
+    assert html_attributes(response.text)["dir"] == "ltr"
+    assert response.headers["content-language"] == "en"
+    assert "Cookie" in response.headers["vary"] and "Accept-Language" in response.headers["vary"]
+
+
+def test_the_browsers_language_decides_when_nobody_chose(web: Any) -> None:
+    page = web.http.get("/", headers={"Accept-Language": "de-DE,fa;q=0.8"}).text
+    assert (html_attributes(page)["lang"], html_attributes(page)["dir"]) == ("fa", "rtl")
+    assert '<span data-i18n="quick_game">' not in page
+    assert text("fa", "quick_game") in page  # the server writes the page's texts itself
+    assert 'href="/static/i18n/fa.json"' in page  # only its own catalog
+
+
+def test_the_chosen_language_wins_over_the_browsers(web: Any) -> None:
+    web.http.cookies.set(LANGUAGE_COOKIE, "ar")
+    try:
+        page = web.http.get("/t/abc", headers={"Accept-Language": "en-US"}).text
+    finally:
+        web.http.cookies.delete(LANGUAGE_COOKIE)
+    assert (html_attributes(page)["lang"], html_attributes(page)["dir"]) == ("ar", "rtl")
+    assert text("ar", "lobby") in page
+    assert "/static/i18n/en.json" not in page
+
+
+def test_an_unknown_choice_falls_back(web: Any) -> None:
+    web.http.cookies.set(LANGUAGE_COOKIE, "xx")
+    try:
+        page = web.http.get("/help").text
+    finally:
+        web.http.cookies.delete(LANGUAGE_COOKIE)
+    assert html_attributes(page)["lang"] == "en"
+
+
+def test_the_language_menu_names_each_language_in_itself(web: Any) -> None:
+    page = web.http.get("/").text
+    assert html_attributes(page)["data-languages"] == " ".join(languages())
+    for code in languages():
+        button = re.search(rf'<button class="lang-toggle"[^>]*data-lang="{code}"[^>]*>([^<]*)<',
+                           page)
+        assert button is not None and button[1] == text(code, "language_name")
+        assert (' hidden' in button[0]) == (code == "en")  # the page's own is not offered
+
+
+def test_the_current_page_is_marked_in_the_navigation(web: Any) -> None:
+    page = web.http.get("/puzzles").text
+    assert re.search(r'<a href="/puzzles" data-i18n="puzzles" aria-current="page">', page)
+    assert 'aria-current' not in re.sub(r'<a href="/puzzles".*?</a>', "", page)
