@@ -130,3 +130,11 @@ def test_the_scripts_hold_no_texts_of_their_own() -> None:
         code = [line for line in script.read_text(encoding="utf-8").splitlines()
                 if not line.lstrip().startswith(("//", "/*", "*"))]
         assert not re.search(r"[\u0600-\u06FF]", "\n".join(code)), script.name
+
+
+@pytest.mark.parametrize("language", languages())
+def test_every_notice_of_the_computer_has_a_text(language: str) -> None:
+    from basra.server.computer import NOTICES
+
+    missing = [note for note in NOTICES if f"notice_{note}" not in catalog(language)]
+    assert not missing, f"{language}.json has no notice_ text for {missing}"

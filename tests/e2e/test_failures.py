@@ -275,7 +275,7 @@ def test_a_table_that_cannot_be_restored_says_so_on_its_page(
     assert status == 200 and health["status"] == "degraded", health
     assert code in [entry["code"] for entry in health["unrestored"]], health
     status, answer = server.get(f"/api/tables/{code}")
-    assert status == 503 and message.match(answer["error"]), answer
+    assert status == 503 and message.match(answer["message"]), answer
 
     # A player of the table (the copied seat's token) is told too, and not reconnected.
     player = pages.page("player")
@@ -292,7 +292,7 @@ def test_an_expired_table_says_so_on_its_page(pages: Opener, server: Server) -> 
     status, answer = server.get(f"/api/tables/{code}")
     assert status == 410, answer
     message = f"table '{code}' expired: nobody came to it"
-    assert answer["error"] == message
+    assert answer["message"] == message
 
     visit_refused_table(pages, server.base, code, EXPIRED_EN)  # translated by its code
 

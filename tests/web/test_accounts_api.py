@@ -98,8 +98,8 @@ def refusal(response: Any, status: int, code: str) -> str:
     """The one-line ``message`` of a refused account request, with its ``code``."""
     assert response.status_code == status, (response.status_code, response.text)
     body = response.json()
-    assert body.get("code") == code and set(body) == {"code", "message", "params", "error"}, body
-    assert body["error"] == body["message"] and isinstance(body["params"], dict)
+    assert body.get("code") == code and set(body) == {"code", "message", "params"}, body
+    assert isinstance(body["message"], str) and isinstance(body["params"], dict)
     assert isinstance(body["message"], str) and body["message"] and "\n" not in body["message"]
     text: str = body["message"]
     return text
@@ -199,7 +199,7 @@ def test_malformed_sign_ups_and_log_ins_answer_400(web: Any, body: bytes) -> Non
     for path in ("/api/signup", "/api/login"):
         response = web.http.post(path, content=body)
         assert response.status_code == 400, (path, response.text)
-        assert set(response.json()) == {"code", "message", "params", "error"}
+        assert set(response.json()) == {"code", "message", "params"}
 
 
 def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(web: Any) -> None:
@@ -209,8 +209,7 @@ def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(web: Any) -> N
     unknown = login(web, "Nobody_here")
     too_long = login(web, "Amira", "x" * 500)
     assert wrong.json() == unknown.json() == too_long.json() == {
-        "code": "wrong_login", "message": "wrong name or password", "params": {},
-        "error": "wrong name or password"}
+        "code": "wrong_login", "message": "wrong name or password", "params": {}}
     assert wrong.status_code == unknown.status_code == too_long.status_code == 401
     assert me(web) is None
 
@@ -390,7 +389,7 @@ def test_wrong_passwords_lock_the_name_for_longer_and_longer(start: Callable[...
         seen = []
         for password in ("wrong one", "wrong two", "wrong three", PASSWORD):
             response = login(web, name, password)
-            seen.append((response.status_code, response.json()["error"],
+            seen.append((response.status_code, response.json()["message"],
                          response.headers.get("retry-after")))
         return seen
 
@@ -467,7 +466,7 @@ def test_while_storage_fails_accounts_answer_503(web: Any) -> None:
     health.ok, health.error = False, "disk I/O error"
     try:
         response = login(web, "Amira")
-        assert response.status_code == 503 and "storage is failing" in response.json()["error"]
+        assert response.status_code == 503 and "storage is failing" in response.json()["message"]
         assert signup(web, "Omar_2").status_code == 503
     finally:
         health.ok, health.error = True, None

@@ -26,9 +26,8 @@ def error_of(response: Any, status: int) -> str:
     """The one-line ``message`` of a refused request."""
     assert response.status_code == status, (response.status_code, response.text)
     body = response.json()
-    assert set(body) == {"code", "message", "params", "error"}, body
+    assert set(body) == {"code", "message", "params"}, body
     assert isinstance(body["code"], str) and body["code"] and isinstance(body["params"], dict)
-    assert body["error"] == body["message"]  # the pages written before "message" read it
     assert isinstance(body["message"], str) and body["message"] and "\n" not in body["message"]
     text: str = body["message"]
     return text
@@ -358,7 +357,7 @@ def test_unknown_records_answer_404(finished: Any) -> None:
 @pytest.mark.parametrize("path", ["/api/records/abc", "/api/records/abc/frames",
                                   "/api/records?limit=many"])
 def test_ill_formed_record_requests_answer_a_protocol_error(web: Any, path: str) -> None:
-    """Errors answer ``{"error": ...}`` with 400 or 404, whatever the route."""
+    """Errors answer ``{"code", "message", "params"}`` with 400 or 404, whatever the route."""
     response = web.http.get(path)
     assert response.status_code in (400, 404), (response.status_code, response.text)
     error_of(response, response.status_code)

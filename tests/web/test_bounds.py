@@ -40,9 +40,8 @@ def error_of(response: Any) -> str:
     """The one-line ``message`` of a request refused with 400."""
     assert response.status_code == 400, (response.status_code, response.text)
     body = response.json()
-    assert set(body) == {"code", "message", "params", "error"}, body
+    assert set(body) == {"code", "message", "params"}, body
     assert isinstance(body["code"], str) and body["code"] and isinstance(body["params"], dict)
-    assert body["error"] == body["message"]  # the pages written before "message" read it
     assert isinstance(body["message"], str) and body["message"] and "\n" not in body["message"]
     text: str = body["message"]
     return text

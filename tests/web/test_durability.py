@@ -277,7 +277,7 @@ def test_a_full_disk_pauses_the_tables_and_loses_nothing(tmp_path: Path) -> None
                 assert (await http.get("/healthz")).json()["status"] == "failing"
                 refused = await http.post("/api/tables", json={})
                 assert refused.status_code == 503, refused.text
-                assert "storage" in refused.json()["error"]
+                assert "storage" in refused.json()["message"]
                 assert (await http.post("/api/quick", json={})).status_code == 503
 
                 # A play sent while paused is refused. (One sent just before, still being

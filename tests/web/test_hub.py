@@ -93,7 +93,7 @@ def test_while_storage_fails_no_play_is_confirmed_and_every_seat_is_told(
     assert health.json()["storage"]["error"] == "database or disk is full"
     assert web.http.get("/readyz").status_code == 503
     refused = web.http.post("/api/quick", json={})
-    assert refused.status_code == 503 and "storage" in refused.json()["error"]
+    assert refused.status_code == 503 and "storage" in refused.json()["message"]
     other.send({"type": "play", "seq": seq, "card": "7D"})
     other.expect_error("storage_down")
     assert web.hub.tables[code].seq == seq and stored_moves(web, code) == []
@@ -142,7 +142,7 @@ def test_a_table_nobody_opens_expires_and_the_computer_never_plays_it(
     wait_until(lambda: code not in web.hub.tables)
     assert stored_moves(web, code) == []  # nobody came: nothing was played for them
     gone = web.http.get(f"/api/tables/{code}")
-    assert gone.status_code == 410 and "expired" in gone.json()["error"]
+    assert gone.status_code == 410 and "expired" in gone.json()["message"]
     with web.http.websocket_connect(f"/ws/{code}?token={quick['token']}") as socket:
         assert json.loads(socket.receive_text())["code"] == "expired"
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -204,7 +204,8 @@ def test_new_tables_and_joins_are_rate_limited_per_address(
     refused = web.http.post("/api/quick", json={})
     assert refused.status_code == 429
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
-    assert "too many new tables from testclient: at most 3 per 1 minute" in refused.json()["error"]
+    assert ("too many new tables from testclient: at most 3 per 1 minute"
+            in refused.json()["message"])
     assert web.http.post("/api/tables", json={}).status_code == 429
     assert len(web.hub.tables) == 3
     other = start_web(rate_limits={"create": "5/minute", "join": "2/minute"})
@@ -212,7 +213,7 @@ def test_new_tables_and_joins_are_rate_limited_per_address(
     other.join(created["code"])
     other.join(created["code"])
     over = other.http.post(f"/api/tables/{created['code']}/join", json={})
-    assert over.status_code == 429 and "seats taken" in over.json()["error"]
+    assert over.status_code == 429 and "seats taken" in over.json()["message"]
     assert other.info(created["code"])["seats"][3]["taken"] is False
 
 
@@ -264,7 +265,7 @@ def test_a_table_that_cannot_be_restored_is_reported_loudly(
         assert [u["code"] for u in report.json()["unrestored"]] == [quick["code"]]
         assert "COULD NOT BE RESTORED" in caplog.text
         answer = client.get(f"/api/tables/{quick['code']}")
-        assert answer.status_code == 503 and "could not be restored" in answer.json()["error"]
+        assert answer.status_code == 503 and "could not be restored" in answer.json()["message"]
         with client.websocket_connect(f"/ws/{quick['code']}?token={quick['token']}") as ws:
             assert json.loads(ws.receive_text())["code"] == "unrestored"
         fine = client.post("/api/quick", json={})  # the rest of the server works

@@ -33,9 +33,8 @@ def error_of(response: Any, status: int) -> str:
     """The one-line ``message`` of a refused request."""
     assert response.status_code == status, (response.status_code, response.text)
     body = response.json()
-    assert set(body) == {"code", "message", "params", "error"}, body
+    assert set(body) == {"code", "message", "params"}, body
     assert isinstance(body["code"], str) and body["code"] and isinstance(body["params"], dict)
-    assert body["error"] == body["message"]  # the pages written before "message" read it
     assert isinstance(body["message"], str) and body["message"] and "\n" not in body["message"]
     text: str = body["message"]
     return text

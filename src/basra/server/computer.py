@@ -32,7 +32,7 @@ from typing import NamedTuple
 from basra.bots import Bot, close_bot, make_bot
 from basra.observe import Observation
 
-__all__ = ["MASTER_QUEUE_TURNS", "SLICE_SECONDS", "Choice", "ComputerPlayers"]
+__all__ = ["MASTER_QUEUE_TURNS", "NOTICES", "SLICE_SECONDS", "Choice", "ComputerPlayers"]
 
 log = logging.getLogger("basra.server")
 
@@ -41,6 +41,15 @@ SLICE_SECONDS = 0.004
 MASTER_QUEUE_TURNS = 2
 """A master move waits for at most this many master moves per worker before the
 expert plays it instead."""
+
+
+MASTER_BUSY = "master_busy"
+"""The note of a move the expert played because the master's queue was full."""
+MASTER_WARMING = "master_warming"
+"""The note of a move the expert played because the master's search was still loading."""
+NOTICES = (MASTER_BUSY, MASTER_WARMING)
+"""The notes a table is told with a computer move (``Choice.note``): the pages show each
+as the catalogs' ``notice_<note>``."""
 
 
 class Choice(NamedTuple):
@@ -118,13 +127,13 @@ class ComputerPlayers:
         """A move for the seat ``key`` (any hashable naming the table and seat)."""
         if level == "master" and not self.master_ready:
             move = await self._quick(key, "expert", observation)
-            return Choice(move, "expert", "master_warming")
+            return Choice(move, "expert", MASTER_WARMING)
         if level == "master":
             if self._master_waiting < self.master_workers * MASTER_QUEUE_TURNS:
                 return Choice(await self._master(observation), "master")
             log.info("master queue full (%d waiting): the expert plays", self._master_waiting)
             move = await self._quick(key, "expert", observation)
-            return Choice(move, "expert", "master_busy")
+            return Choice(move, "expert", MASTER_BUSY)
         return Choice(await self._quick(key, level, observation), level)
 
     def forget(self, key: Hashable) -> None:

@@ -7,8 +7,7 @@ exception's type gives the HTTP status, the WebSocket close code and the error `
     {"code": "unknown_table", "message": "no table has the code 'x'", "params": {...}}
 
 with ``params`` the values a translation needs (a table's code, a number of seconds;
-``{}`` when none) and ``message`` one line of English. ``error`` repeats ``message``
-for the pages that read it (:data:`LEGACY_ERROR_FIELD`).
+``{}`` when none) and ``message`` one line of English.
 
 This module imports no other module of the server: every other one may import it.
 """
@@ -57,11 +56,6 @@ __all__ = [
     "kind_of",
     "refusal_of",
 ]
-
-LEGACY_ERROR_FIELD = True
-"""Whether error bodies also carry ``error`` (a copy of ``message``), which pages
-written before ``message`` read."""
-
 
 # -- errors of tables and sockets --------------------------------------------------------
 
@@ -373,15 +367,12 @@ def refusal_of(error: BaseException) -> Answer | None:
 
 def error_body(code: str, message: str, params: dict[str, Any] | None = None
                ) -> dict[str, Any]:
-    """``{"code", "message", "params"}`` (and ``error``, see :data:`LEGACY_ERROR_FIELD`).
+    """``{"code", "message", "params"}``.
 
     >>> error_body("unknown_table", "no table has the code 'x'", {"table": "x"})["code"]
     'unknown_table'
     """
-    body: dict[str, Any] = {"code": code, "message": message, "params": params or {}}
-    if LEGACY_ERROR_FIELD:
-        body["error"] = message
-    return body
+    return {"code": code, "message": message, "params": params or {}}
 
 
 def error_response(error: BaseException, headers: dict[str, str] | None = None

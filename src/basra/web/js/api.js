@@ -13,11 +13,11 @@ export class ApiError extends Error {
   }
 }
 
-/** A refusal of the server ({code, message, params}; older bodies say {error}) as an
+/** A refusal of the server ({code, message, params}) as an
  * ApiError whose message is in the page's language. */
 function refusal(response, body) {
   const code = typeof body?.code === "string" ? body.code : null;
-  const said = [body?.message, body?.error].find((text) => typeof text === "string") ?? null;
+  const said = typeof body?.message === "string" ? body.message : null;
   const params = body?.params && typeof body.params === "object" ? { ...body.params } : {};
   const retryAfter = response.headers.get("Retry-After");
   if (!("n" in params) && retryAfter) params.n = Number(retryAfter);
