@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import uuid
 from collections.abc import Iterator
 from importlib import resources
@@ -37,12 +36,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from basra.store import Store
 from basra.store.db import database_url
 from basra.store.schema import metadata
+from tests.support.stores import BACKENDS, POSTGRES_URL
 
 HEAD = "0007"
 """The newest revision."""
 
-POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
 
 # The schema as the first server made it, before migrations existed.
 legacy = MetaData()

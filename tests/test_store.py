@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import sqlite3
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,9 +39,7 @@ from basra.store import (
     writer,
 )
 from basra.store.schema import moves_table, records_table, seats_table, tables_table
-
-POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+from tests.support.stores import BACKENDS, store_url, with_store
 
 CONFIG = {"variant": "egyptian", "players": 2, "rules": {"basra_points": 5},
           "seats": [{"kind": "human", "level": None}, {"kind": "bot", "level": "expert"}],
@@ -53,11 +51,8 @@ WIDEST_MOVE = (1 << 58) - 1
 
 
 @pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/store.db"
-    assert POSTGRES_URL is not None
-    return POSTGRES_URL
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return store_url(request.param, tmp_path)
 
 
 @pytest.fixture()
@@ -79,19 +74,6 @@ def new_code(url: str) -> Iterator[Callable[[], str]]:
     if codes:
         with_store(url, clean)
 
-
-def with_store(url: str, work: Callable[[Store], Awaitable[Any]]) -> Any:
-    """Open a store, run ``work`` on it, close it (which writes what is queued)."""
-
-    async def main() -> Any:
-        store = Store(url)
-        await store.open()
-        try:
-            return await work(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(main())
 
 
 async def saved(store: Store, code: str) -> SavedTable:

@@ -9,10 +9,9 @@ there use fresh names and delete their rows afterwards.
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, event, select
@@ -20,32 +19,16 @@ from sqlalchemy import delete, event, select
 from basra.players.accounts import name_key, token_hash
 from basra.store import Store, StoredUser
 from basra.store.schema import login_failures_table, sessions_table, users_table
-
-POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+from tests.support.stores import BACKENDS, store_url, with_store
 
 DAY = 24 * 3600 * 1000
 NOW = 1_700_000_000_000
 
 
 @pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/store.db"
-    assert POSTGRES_URL is not None
-    return POSTGRES_URL
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return store_url(request.param, tmp_path)
 
-
-def with_store(url: str, work: Callable[[Store], Awaitable[Any]]) -> Any:
-    async def main() -> Any:
-        store = Store(url)
-        await store.open()
-        try:
-            return await work(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(main())
 
 
 @pytest.fixture()

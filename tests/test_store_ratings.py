@@ -8,12 +8,10 @@ names a database; tests there use fresh names and codes and delete their rows af
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import delete, select
@@ -31,9 +29,7 @@ from basra.store.schema import (
     tables_table,
     users_table,
 )
-
-POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+from tests.support.stores import BACKENDS, store_url, with_store
 
 POOL = "egyptian-2"
 CONFIG = {"variant": "egyptian", "players": 2, "rules": {},
@@ -44,23 +40,9 @@ RECORD = {"variant": "egyptian", "players": [{"name": "A", "kind": "human"},
 
 
 @pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/store.db"
-    assert POSTGRES_URL is not None
-    return POSTGRES_URL
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return store_url(request.param, tmp_path)
 
-
-def with_store(url: str, work: Callable[[Store], Awaitable[Any]]) -> Any:
-    async def main() -> Any:
-        store = Store(url)
-        await store.open()
-        try:
-            return await work(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(main())
 
 
 @pytest.fixture()

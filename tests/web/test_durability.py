@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import subprocess
 import time
 from collections import Counter
@@ -56,11 +55,11 @@ from tests.support.seats import (
     turn_of,
     two_human_tables,
 )
+from tests.support.stores import BACKENDS, POSTGRES_URL
 
 pytestmark = pytest.mark.slow
 
-POSTGRES_URL = os.environ.get("BASRA_TEST_POSTGRES_URL")
-DATABASES = ["sqlite", *(["postgresql"] if POSTGRES_URL else [])]
+DATABASES = BACKENDS
 
 LIFTED = ["--create-limit", "100000/minute", "--join-limit", "100000/minute",
           "--socket-limit", "100000/minute",
