@@ -2,7 +2,11 @@
 
 import asyncio
 import functools
+import subprocess
+import sys
 import time
+
+import pytest
 
 from basra.match import Match
 from basra.observe import observe
@@ -40,3 +44,39 @@ def test_a_server_that_does_not_warm_its_master_reports_it_ready() -> None:
     players = ComputerPlayers(master_workers=1)
     assert players.master_ready
     players.close()
+
+
+WORKER_OF_A_SERVER = """
+import functools, os, time
+from basra.server.computer import ComputerPlayers
+
+players = ComputerPlayers(master_workers=1, warm_up=functools.partial(time.sleep, 0.0))
+print(players._master_pool().submit(os.getpid).result(), flush=True)
+time.sleep(120)
+"""
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended and not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_master_worker_leaves_when_its_server_is_killed() -> None:
+    server = subprocess.Popen([sys.executable, "-c", WORKER_OF_A_SERVER],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        assert running(worker)
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 10
+    while running(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running(worker), "the master's worker outlived its server"

@@ -24,6 +24,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -78,6 +79,30 @@ def _warm_master() -> None:
         from basra.fast import core
 
         core.compile_kernels()
+
+
+SERVER_WATCH_SECONDS = 1.0
+"""How often a master worker looks whether its server is still running."""
+
+
+def _start_worker(server: int, warm_up: Callable[[], None]) -> None:
+    """Run in each master worker as it starts: leave once the server process ``server``
+    is gone (a server killed with SIGKILL cannot stop its workers, which would otherwise
+    wait for work for ever), then ``warm_up``."""
+    threading.Thread(target=_leave_with, args=(server,), daemon=True,
+                     name="basra-server-watch").start()
+    warm_up()
+
+
+def _leave_with(server: int) -> None:
+    while True:
+        time.sleep(SERVER_WATCH_SECONDS)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # alive, as another user (its number taken again)
+            pass
 
 
 def _ready() -> None:
@@ -191,7 +216,7 @@ class ComputerPlayers:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.master_workers,
                 mp_context=multiprocessing.get_context("forkserver"),
-                initializer=self._warm_up)
+                initializer=_start_worker, initargs=(os.getpid(), self._warm_up))
         return self._pool
 
     async def _master(self, observation: Observation) -> int:
