@@ -26,8 +26,6 @@ MODULES = sorted(
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_examples(name: str) -> None:
-    if name.startswith("basra.fast."):
-        pytest.importorskip("numba", reason="the compiled path's modules need the fast extra")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"

@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-pytest.importorskip("numba", reason="the fast extra is not installed")
-
 import numpy as np
+import pytest
 
 from basra.fast import core, kernels
 from basra.fast.check import (

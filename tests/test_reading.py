@@ -6,8 +6,6 @@ import random
 
 import pytest
 
-pytest.importorskip("numba", reason="the fast extra is not installed")
-
 from basra.bots import close_bot, make_bot
 from basra.bots.reading import MIN_PLAYS, StyleReader
 from basra.fast import core
