@@ -77,7 +77,7 @@ class Tables:
         if not self.cluster.shared:
             since = int((time.time() - self.settings.idle_after) * 1000)
             for saved in await self.store.tables.load_recent(since_ms=since,
-                                                       limit=self.settings.max_tables):
+                                                             limit=self.settings.max_tables):
                 with contextlib.suppress(UnrestoredTableError, ExpiredTableError):
                     await self._rebuild(saved)
         self._sweeper = asyncio.create_task(self._sweep(), name="basra-sweeper")
@@ -320,7 +320,7 @@ class Tables:
             starts = table.ready()
             try:
                 await self.store.tables.save_seat(code, taken, table.names[taken] or "",
-                                           table.token_hashes[taken],
+                                                  table.token_hashes[taken],
                                            status="playing" if starts else None,
                                            user_id=None if account is None else account[0],
                                            epoch=self.epochs.get(code))
@@ -353,7 +353,7 @@ class Tables:
         since = int((time.time() - self.settings.idle_after) * 1000)
         found = []
         for saved in await self.store.tables.load_recent(since_ms=since, limit=200,
-                                                   statuses=("waiting",)):
+                                                         statuses=("waiting",)):
             table = self.tables.get(saved.code)
             if table is None:
                 try:

@@ -209,7 +209,7 @@ class TablePlay:
         is the human seat that played it itself, if one did."""
         try:
             await self.store.tables.add_move(table.code, table.match_number, table.seq, move,
-                                      epoch=self.epochs.get(table.code))
+                                             epoch=self.epochs.get(table.code))
         except FencedError:
             self.lost(table)
             raise IntentError("server_error", "the table moved to another server, so the "
@@ -233,7 +233,7 @@ class TablePlay:
         rated = self._rated_match(table)
         try:
             record_id = await self.store.records.save(table.code, number, record,
-                                                     dumps(record), finished_for, rated)
+                                                      dumps(record), finished_for, rated)
         except StorageError:
             log.exception("the record of table %s, match %d, could not be stored; it "
                           "is written when the table is loaded again", table.code, number)
@@ -284,7 +284,7 @@ class TablePlay:
         seed = new_seed()
         try:
             await self.store.tables.start_match(table.code, table.match_number + 1, seed,
-                                         epoch=self.epochs.get(table.code))
+                                                epoch=self.epochs.get(table.code))
         except FencedError:
             self.lost(table)
             raise IntentError("server_error", "the table moved to another server: "
