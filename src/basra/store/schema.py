@@ -228,3 +228,14 @@ puzzle_attempts_table = Table(
     Column("solved", Integer, nullable=False),
     Column("created_at", BigInteger, nullable=False),
 )
+
+# -- conduct in rated play (migration 0008) ----------------------------------------------
+
+
+# -- account security (migration 0009) ---------------------------------------------------
+
+
+# -- puzzle integrity (migration 0010) ---------------------------------------------------
+
+
+# -- moderation (migration 0011) ---------------------------------------------------------
