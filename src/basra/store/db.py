@@ -10,6 +10,7 @@ per capability, each in its own module:
 ``store.ratings``    accounts' ratings, their history, the leaderboard (:mod:`.ratings`)
 ``store.accounts``   accounts, sessions and wrong passwords (:mod:`.accounts`)
 ``store.analysis``   analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
+``store.flags``      what the server flags for moderators (:mod:`.flags`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -32,6 +33,7 @@ from sqlalchemy.pool import StaticPool
 
 from .accounts import Accounts
 from .analysis import Analyses
+from .flags import Flags
 from .ratings import Ratings
 from .records import Records
 from .sqlite import reader_pragmas, writer_pragmas
@@ -105,6 +107,7 @@ class Store:
         self.ratings = Ratings(self.writer)
         self.accounts = Accounts(self.writer)
         self.analysis = Analyses(self.writer)
+        self.flags = Flags(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

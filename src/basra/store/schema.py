@@ -21,6 +21,7 @@ basra_analyses        one per analysed record: its ``basra-analysis/1`` document
 basra_mined_puzzles   one per puzzle mined from a stored record
 basra_puzzle_ratings  one per account that solved puzzles: rating, solved, attempts
 basra_puzzle_attempts one per account and puzzle: only a first attempt moves a rating
+basra_flags           one per thing the server flagged for a moderator
 =============  ================================================================
 """
 
@@ -40,8 +41,11 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "FLAG_KINDS",
+    "FLAG_STATUSES",
     "TABLE_STATUSES",
     "analyses_table",
+    "flags_table",
     "login_failures_table",
     "meta_table",
     "metadata",
@@ -230,6 +234,31 @@ puzzle_attempts_table = Table(
 )
 
 # -- conduct in rated play (migration 0008) ----------------------------------------------
+
+FLAG_KINDS = ("same_pair", "same_address", "abandons", "puzzle_mining")
+"""``basra_flags.kind``: rated results between the same two accounts past the day's
+limit, a pairing of two seeks from one address, an account that keeps abandoning rated
+matches, puzzles mined from a match that may have been thrown."""
+
+FLAG_STATUSES = ("open", "dismissed", "actioned")
+
+flags_table = Table(
+    "basra_flags", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(24), nullable=False),
+    Column("user_id", Integer, nullable=True),
+    Column("other_user_id", Integer, nullable=True),
+    Column("record_id", BigInteger, nullable=True),
+    Column("table_code", String(32), nullable=True),
+    Column("details", Text, nullable=False, server_default="{}"),
+    Column("status", String(16), nullable=False, server_default="open"),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_flags_status", "status", "id"),
+    Index("ix_basra_flags_user", "user_id"),
+)
+"""Something for a moderator to look at, raised by the server itself (never by a player):
+``kind`` from :data:`FLAG_KINDS`, the accounts it concerns, the record or table it came
+from, and ``details`` (JSON) that say more."""
 
 
 # -- account security (migration 0009) ---------------------------------------------------
