@@ -395,7 +395,8 @@ class Moderation:
                 table.c.user_id == user_id, table.c.kind == kind, table.c.lifted_at.is_(None),
                 or_(table.c.until.is_(None), table.c.until > now)).values(lifted_at=now))
             if lifted.rowcount:
-                _audit(conn, actor, f"lift_{kind}", user_id, name, reason)
+                action = {"mute": "lift_mute", "rated_ban": "lift_ban"}.get(kind, "reopen")
+                _audit(conn, actor, action, user_id, name, reason)
             return int(lifted.rowcount)
 
         count: int = await self._writer.commit(write)
