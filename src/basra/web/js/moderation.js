@@ -97,7 +97,7 @@ function renderPuzzles() {
   $("mod-puzzles").replaceChildren(...(puzzles.length ? puzzles.map((p) => el("li", { class: "mod-item", "data-puzzle": p.id },
     el("div", { class: "mod-item-head" }, el("strong", { dir: "ltr", text: p.id }),
       el("a", { href: `/replay/${encodeURIComponent(p.record)}`, text: t("mod_record") })),
-    el("div", { class: "mod-buttons" }, button("mod_accept", "accept_puzzle", { puzzle: p.id }), button("mod_reject", "reject_puzzle", { puzzle: p.id })))))
+    el("div", { class: "mod-buttons" }, button("mod_accept", "accept_puzzle", { puzzle: p.id }), button("mod_reject", "reject_puzzle", { puzzle: p.id }))))
     : [el("li", { class: "empty", text: t("mod_no_puzzles") })]));
 }
 
