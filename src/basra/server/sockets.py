@@ -135,9 +135,11 @@ class Sockets:
             if (not watchers_only or other.seat is None) and other.seat not in skip_seats:
                 other.send(text)
         for server in self.presence.get(table.code, {}):
-            self.cluster.send(server, {"k": "deliver", "code": table.code, "text": text,
-                                       "watchers_only": watchers_only,
-                                       "skip_seats": sorted(skip_seats)})
+            message: dict[str, Any] = {"k": "deliver", "code": table.code, "text": text,
+                                       "watchers_only": watchers_only}
+            if skip_seats:
+                message["skip_seats"] = sorted(skip_seats)
+            self.cluster.send(server, message)
 
     def send_views(self, table: Table, epoch: int) -> None:
         """Send every connection its view of the table (and every relaying server the
