@@ -254,7 +254,7 @@ def test_rename_reset_and_close_work_and_are_audited(web: Any) -> None:
     assert web.ok(web.http.get("/api/users/Bashir"))["ratings"] == {}
     again = act(web, mona, action="reset_rating", name="Bashir", pool="egyptian-2",
                 reason="boosted")
-    assert again.status_code == 404 and again.json()["code"] == "not_found"
+    assert again.status_code == 404 and again.json()["code"] == "nothing_to_act_on"
     bad_pool = act(web, mona, action="reset_rating", name="Bashir", pool="chess-2",
                    reason="x")
     assert bad_pool.status_code == 400 and bad_pool.json()["code"] == "bad_action"

@@ -258,7 +258,7 @@ class MutedError(IntentError):
 
 class ModerationError(Refusal):
     """A moderation request refused; ``code`` says why (``moderators_only``, ``bad_report``,
-    ``report_open``, ``bad_block``, ``bad_action``, ``not_found``)."""
+    ``report_open``, ``bad_block``, ``bad_action``, ``nothing_to_act_on``)."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         super().__init__(message, **params)
@@ -279,7 +279,7 @@ class AccountClosedError(Refusal):
 
 
 MODERATION_STATUS = {"moderators_only": 403, "bad_report": 400, "report_open": 409,
-                     "bad_block": 400, "bad_action": 400, "not_found": 404}
+                     "bad_block": 400, "bad_action": 400, "nothing_to_act_on": 404}
 """The HTTP status of each code of :class:`ModerationError`."""
 
 

@@ -75,18 +75,18 @@ async def act(store: Store, actor: Actor, asked: Action) -> dict[str, Any]:
         if asked.report is None or not await moderation.settle_report(
                 actor, asked.report, "dismissed" if action == "dismiss_report"
                 else "actioned", reason):
-            raise ModerationError("not_found", f"no open report {asked.report!r}")
+            raise ModerationError("nothing_to_act_on", f"no open report {asked.report!r}")
         return {**done, "report": asked.report}
     if action in ("dismiss_flag", "settle_flag"):
         if asked.flag is None or not await moderation.settle_flag(
                 actor, asked.flag, "dismissed" if action == "dismiss_flag" else "actioned",
                 reason):
-            raise ModerationError("not_found", f"no open flag {asked.flag!r}")
+            raise ModerationError("nothing_to_act_on", f"no open flag {asked.flag!r}")
         return {**done, "flag": asked.flag}
     if action in ("accept_puzzle", "reject_puzzle"):
         if asked.puzzle is None or not await moderation.settle_puzzle(
                 actor, asked.puzzle, action == "accept_puzzle", reason):
-            raise ModerationError("not_found", f"no puzzle {asked.puzzle!r} waits")
+            raise ModerationError("nothing_to_act_on", f"no puzzle {asked.puzzle!r} waits")
         return {**done, "puzzle": asked.puzzle}
     user = await find_user(store, asked.name)
     done["name"] = user.name
@@ -100,7 +100,7 @@ async def act(store: Store, actor: Actor, asked: Action) -> dict[str, Any]:
         lifted = await moderation.lift(actor, user.id, user.name, SANCTIONS_OF[action],
                                        reason)
         if not lifted:
-            raise ModerationError("not_found", f"{user.name} has no such sanction")
+            raise ModerationError("nothing_to_act_on", f"{user.name} has no such sanction")
     elif action == "reset_rating":
         try:
             pool = parse_pool(str(asked.pool or ""))
@@ -109,7 +109,7 @@ async def act(store: Store, actor: Actor, asked: Action) -> dict[str, Any]:
         key = pool_key(pool.variant, pool.players)
         had = await moderation.reset_rating(actor, user.id, user.name, key, reason)
         if had is None:
-            raise ModerationError("not_found", f"{user.name} has no rating in {key}",
+            raise ModerationError("nothing_to_act_on", f"{user.name} has no rating in {key}",
                                   pool=key)
         done.update(pool=key, rating=had)
     else:  # rename
