@@ -1,5 +1,5 @@
 """The ``basra`` command: play, simulate, arena, tournament, replay, analyze, puzzles,
-capture, variants, bench, serve.
+capture, variants, bench, serve, admin.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -12,6 +12,7 @@ from typing import NoReturn
 
 # Each command module registers its command on ``cli`` when imported.
 from basra.cli import (  # noqa: F401
+    admin,
     analyze,
     arena,
     bench,

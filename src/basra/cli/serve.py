@@ -51,11 +51,15 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               help="This server's name among the servers sharing a Redis, in logs and "
                    "/healthz; each start adds a fresh suffix (NAME.1a2b3c4d), so a "
                    "restarted server is a new owner [default: a random name].")
+@click.option("--puzzle-floor", type=click.IntRange(min=0), default=1600, show_default=True,
+              help="Puzzles mined from a match join the public puzzles at once only when "
+                   "it was rated and every player was rated at least this much; others "
+                   "wait for a moderator.")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], create_limit: str, join_limit: str,
           socket_limit: str, signup_limit: str, login_limit: str,
           sockets_per_address: int, max_tables: int, master_workers: int | None,
-          redis_url: str | None, server_id: str | None) -> None:
+          redis_url: str | None, server_id: str | None, puzzle_floor: int) -> None:
     """Start the web app: play Basra in the browser with friends and computer players.
 
     One server with SQLite suits a home or a club. For more, start several servers with
@@ -142,6 +146,7 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                                   "login": login_limit},
                      address_connections=sockets_per_address, max_tables=max_tables,
                      master_workers=master_workers, warm_master=True, cluster=cluster,
+                     puzzle_floor=puzzle_floor,
                      collector=Collector(),
                      rate_limit_storage=redis_url or "memory://")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

@@ -7,9 +7,10 @@ that fit together; the server calls it every second or so and opens a table for 
 ``now`` (seconds, on the clock of ``Seek.created_at``).
 
 **Who may sit together.** Seeks pair only with seeks of the same pool and the same rated
-flag, and never with another seek of the same player. Each seek has a rating range that
-widens while it waits; a table forms only if every member's rating is within every other
-member's range::
+flag, never with another seek of the same player, and never with a player either one
+avoids (``Seek.avoids``: the accounts a player blocked or was blocked by). Each seek has
+a rating range that widens while it waits; a table forms only if every member's rating
+is within every other member's range::
 
     waited     0-5 s   5-10 s   10-15 s   ...   55-60 s   60 s and more
     range      ±100    ±150     ±200      ...   ±650      unlimited
@@ -128,6 +129,8 @@ class Seek:
     computer_fill: bool = False
     """The player will share a table with computer players, when another waiting player
     asks for them (:meth:`Matchmaker.expand_with_computer`)."""
+    avoids: frozenset[str] = frozenset()
+    """The players (their keys) this player is never seated with."""
     pool: str = field(init=False, repr=False, compare=False)
     """The pool's key, ``"{variant}-{players}"``."""
 
@@ -147,6 +150,8 @@ class Seek:
                 or not math.isfinite(self.created_at):
             raise SeekError(f"seek {self.id!r}: created_at must be a finite number of seconds, "
                             f"not {self.created_at!r}")
+        if not isinstance(self.avoids, frozenset):
+            raise SeekError(f"seek {self.id!r}: avoids must be a frozenset of player keys")
         if self.guest and self.rated:
             raise GuestRatedSeekError(
                 f"seek {self.id!r}: guests play casual games only, not rated")
@@ -189,8 +194,19 @@ class Pairing:
         return parse_pool(self.pool).partnership
 
 
+def _may_meet(a: Seek, b: Seek) -> bool:
+    """Whether two seeks may sit at one table: two players who avoid neither other.
+
+    >>> ann = Seek("s1", "ann", "Ann", 1500, "egyptian", 2, False, 0.0, avoids=frozenset({"bob"}))
+    >>> bob = Seek("s2", "bob", "Bob", 1500, "egyptian", 2, False, 0.0)
+    >>> _may_meet(ann, bob), _may_meet(bob, bob)
+    (False, False)
+    """
+    return a.player != b.player and a.player not in b.avoids and b.player not in a.avoids
+
+
 def _compatible(a: Seek, b: Seek, now: float) -> bool:
-    return a.player != b.player and abs(a.rating - b.rating) <= min(a.range(now), b.range(now))
+    return _may_meet(a, b) and abs(a.rating - b.rating) <= min(a.range(now), b.range(now))
 
 
 def _all_compatible(seeks: Sequence[Seek], now: float) -> bool:
@@ -352,7 +368,7 @@ class Matchmaker:
         """Up to ``limit`` free seeks compatible with ``members[free[at]]``, nearest rating
         first (at equal distance, the older)."""
         me = free[at]
-        rating, reach, player = ratings[me], ranges[me], members[me].player
+        rating, reach, seeker = ratings[me], ranges[me], members[me]
         low, high = at - 1, at + 1
         near: list[int] = []
         while len(near) < limit and (low >= 0 or high < len(free)):
@@ -370,7 +386,8 @@ class Matchmaker:
                 j = free[high]
                 high += 1
             other = members[j]
-            if distance <= ranges[j] and other.player != player and other.player not in seated:
+            if distance <= ranges[j] and _may_meet(other, seeker) \
+                    and other.player not in seated:
                 near.append(j)
         return near
 
@@ -425,7 +442,7 @@ def _closest_group(members: list[Seek], ratings: list[int], ranges: list[float],
     spread is beyond the best found (every later seek is higher rated)."""
     candidates = sorted(near, key=lambda j: (ratings[j], members[j].created_at))
     size = len(candidates)
-    fits = [[members[a].player != members[b].player
+    fits = [[_may_meet(members[a], members[b])
              and abs(ratings[a] - ratings[b]) <= min(ranges[a], ranges[b])
              for b in candidates] for a in candidates]
     best: tuple[int, float] | None = None

@@ -45,6 +45,7 @@ from basra.store import StorageError, Store, StoredUser
 from .bodies import AccountBody, openapi_body, read_body
 from .deps import StoreOf, address
 from .errors import (
+    AccountClosedError,
     BadRequestError,
     CrossSiteError,
     LoginLockedError,
@@ -238,6 +239,10 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
             wait = max(1, math.ceil((until - now) / 1000)) if until else None
         later = f"; try again in {wait} s" if wait else ""
         raise WrongLoginError(f"wrong name or password{later}", wait)
+    closed = await store.moderation.active(user.id, "closed", now)
+    if closed is not None:
+        raise AccountClosedError(f"a moderator closed this account: {closed.reason}",
+                                 reason=closed.reason)
     passwords = accounts.settings.passwords
     rehashed = (await accounts.hashed(password) if passwords.needs_rehash(user.password_hash)
                 else None)

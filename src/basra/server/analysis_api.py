@@ -34,6 +34,7 @@ from basra.position import parse_position
 from basra.record import loads, replay
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
+from basra.store.analysis import PUZZLE_RATING_FLOOR
 from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
@@ -137,6 +138,10 @@ class Analyses:
         self.failures: dict[int, str] = {}
         self._pools: dict[str, Executor] = {}
         self._shipped: list[Puzzle] = []
+        self.puzzle_floor = (hub.settings.puzzle_floor if hub is not None
+                             else PUZZLE_RATING_FLOOR)
+        """Mined puzzles join the public set at once only from rated matches between
+        players rated at least this much (``store.analysis.mining_verdict``)."""
         if hub is not None:
             hub.relay.call_handlers["hint"] = lambda args: self.hint_call(hub, args)
 
@@ -158,7 +163,7 @@ class Analyses:
         try:
             document, puzzles = await loop.run_in_executor(
                 self.workers(), analyze_record_text, text, record_id, self.config.think_ms)
-            await self.stored.save(record_id, document, puzzles)
+            await self.stored.save(record_id, document, puzzles, self.puzzle_floor)
         except Exception as error:  # reported to whoever asks next
             self.failures[record_id] = f"the analysis failed: {error}"
         finally:

@@ -9,6 +9,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     accounts_api.py   sign up, log in, log out, who is logged in
     players_api.py    players' pages and the leaderboards
     analysis_api.py   analyses, puzzles and hints
+    moderation_api.py reports, blocks, sanctions and the moderation page
     health_api.py     /healthz and /readyz
 """
 
@@ -29,6 +30,7 @@ from . import (
     accounts_api,
     analysis_api,
     health_api,
+    moderation_api,
     pages,
     players_api,
     records_api,
@@ -99,11 +101,12 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                                   rate_limits=rate_limits,
                                   rate_limit_storage=rate_limit_storage)
     app.state.analyses = Analyses(store, hub)
+    moderation_api.register(hub)
     app.state.collector = collector
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api):
+                   analysis_api, moderation_api):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

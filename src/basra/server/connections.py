@@ -67,10 +67,13 @@ class Connection:
         """Tell the socket's writer to close it."""
         self.outbox.put_nowait(None)
 
-    def error(self, code: str, message: str) -> None:
-        """Send the socket an error (it stays open)."""
-        self.send({"type": "error", "code": code, "message": message,
-                   "seq": self.table.seq})
+    def error(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
+        """Send the socket an error (it stays open), with ``params`` when it has some."""
+        sent: dict[str, Any] = {"type": "error", "code": code, "message": message,
+                                "seq": self.table.seq}
+        if params:
+            sent["params"] = params
+        self.send(sent)
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -30,6 +30,7 @@ from .ratelimit import RateLimited
 
 __all__ = [
     "ERRORS",
+    "AccountClosedError",
     "BadRecordError",
     "BadRequestError",
     "BadSeekError",
@@ -40,8 +41,11 @@ __all__ = [
     "IntentError",
     "JoinError",
     "LoginRequiredError",
+    "ModerationError",
+    "MutedError",
     "NoPageError",
     "RateLimited",
+    "RatedBanError",
     "Refusal",
     "RefusedConnection",
     "ServerBusyError",
@@ -240,6 +244,45 @@ class LoginLockedError(WrongLoginError):
     code = "login_locked"
 
 
+# -- moderation --------------------------------------------------------------------------
+
+class MutedError(IntentError):
+    """A chat message of a muted account (answered on the socket, which stays open);
+    ``params`` say until when (Unix milliseconds, None for good) and why."""
+
+    def __init__(self, until: int | None, reason: str) -> None:
+        when = "for good" if until is None else f"until {until} (Unix ms)"
+        super().__init__("muted", f"a moderator muted you {when}: {reason}")
+        self.params = {"until": until, "reason": reason}
+
+
+class ModerationError(Refusal):
+    """A moderation request refused; ``code`` says why (``moderators_only``, ``bad_report``,
+    ``report_open``, ``bad_block``, ``bad_action``, ``nothing_to_act_on``)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
+
+
+class RatedBanError(Refusal):
+    """A rated seek of an account a moderator banned from rated play: ``params`` say
+    until when (Unix milliseconds, None for good) and why."""
+
+    code = "rated_banned"
+
+
+class AccountClosedError(Refusal):
+    """A log-in to an account a moderator closed: ``params`` say why."""
+
+    code = "account_closed"
+
+
+MODERATION_STATUS = {"moderators_only": 403, "bad_report": 400, "report_open": 409,
+                     "bad_block": 400, "bad_action": 400, "nothing_to_act_on": 404}
+"""The HTTP status of each code of :class:`ModerationError`."""
+
+
 # -- the table ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -268,6 +311,9 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     LoginRequiredError: ErrorKind("login_required", 401, 4401),
     BadSeekError: ErrorKind("bad_seek", 400, 4400),
     CrossSiteError: ErrorKind("cross_site", 403, 4403),
+    ModerationError: ErrorKind("moderators_only", 403, 4403),
+    RatedBanError: ErrorKind("rated_banned", 403, 4403),
+    AccountClosedError: ErrorKind("account_closed", 403, 4403),
     HintRefusedError: ErrorKind("not_seated", 403, 4403),
     UnknownTableError: ErrorKind("unknown_table", 404, 4404),
     UnknownRecordError: ErrorKind("unknown_record", 404, 4404),
@@ -289,10 +335,11 @@ ERRORS: dict[type[Exception], ErrorKind] = {
 """Each error type's code, HTTP status and WebSocket close code (a subclass not listed
 is answered as its nearest listed base)."""
 
-STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409}
+STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409,
+                  **MODERATION_STATUS}
 """The codes of an error type (one with its own ``code``) whose HTTP status is not the
 type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
-turn (409, where other hint refusals are 403)."""
+turn (409, where other hint refusals are 403), the codes of moderation."""
 
 
 def kind_of(error: BaseException) -> ErrorKind | None:

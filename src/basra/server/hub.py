@@ -243,7 +243,7 @@ class Hub:
                     raise
                 await self.relay.forward(connection, text)  # to wherever it went
         except IntentError as refused:
-            connection.error(refused.code, str(refused))
+            connection.error(refused.code, str(refused), getattr(refused, "params", None))
         except Exception:  # a bug must not take the table or the server down
             log.exception("a message at table %s failed", connection.table.code)
             connection.error("server_error", "the server could not handle this message")

@@ -12,6 +12,7 @@ URL            template            scripts and styles
 /leaderboard   leaderboard.html    leaderboard.js; info.css
 /help          help.html           help.js; info.css
 /puzzles       puzzles.html        puzzles.js; table.css, puzzles.css
+/mod           moderation.html     moderation.js; info.css, moderation.css
 =============  ==================  =========================================
 
 Every page has the same header: the lobby, play online, puzzles, the leaderboard, help,
@@ -64,6 +65,8 @@ PAGES = {
     "leaderboard": Page("leaderboard.html", "leaderboard", ("info",), "leaderboard"),
     "help": Page("help.html", "help", ("info",), "help"),
     "puzzles": Page("puzzles.html", "puzzles", ("table", "puzzles"), "puzzles_title"),
+    "moderation": Page("moderation.html", "moderation", ("info", "moderation"),
+                       "mod_title"),
 }
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
@@ -28,9 +29,9 @@ from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealt
 
 from .computer import ComputerPlayers
 from .connections import Connection, encode
-from .errors import IntentError, TableMovedError
+from .errors import IntentError, MutedError, TableMovedError
 from .messages import Intent
-from .settings import CHAT_LIMIT, HubSettings
+from .settings import CHAT_KEPT, CHAT_LIMIT, HubSettings
 from .sockets import Sockets
 from .table import Table, new_seed
 from .views import state_message
@@ -63,6 +64,8 @@ class TablePlay:
         self._planned: dict[str, tuple[int, int, bool]] = {}
         """The turn (seq, seat, computer or not) each table's next event is for."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.chat_lines: dict[str, deque[dict[str, Any]]] = {}
+        """The latest chat lines of each table (what a report shows its moderator)."""
 
     # -- tables coming and going -------------------------------------------------------
 
@@ -74,6 +77,7 @@ class TablePlay:
         """A table left memory: its timers stop."""
         code = table.code
         self.locks.pop(code, None)
+        self.chat_lines.pop(code, None)
         self._planned.pop(code, None)
         handle = self._next_event.pop(code, None)
         if handle is not None:
@@ -133,7 +137,7 @@ class TablePlay:
             connection.send({"type": "pong"})
             return
         if intent.kind == "chat":
-            self._chat(connection, intent)
+            await self._chat(connection, intent)
             return
         seat = connection.seat
         if seat is None:
@@ -183,15 +187,21 @@ class TablePlay:
                               f"{seconds:g} seconds: wait a moment")
         connection.chatted.append(now)
 
-    def _chat(self, connection: Connection, intent: Intent) -> None:
-        """Pass a chat message on: a player's to everyone at the table, a watcher's to
-        the watchers only. Nothing else is in it: the table's state does not change."""
+    async def _chat(self, connection: Connection, intent: Intent) -> None:
+        """Pass a chat message on: a player's to everyone at the table (but the seats
+        whose accounts blocked the player's), a watcher's to the watchers only. A muted
+        account's is refused. Nothing else is in it: the table's state does not change;
+        the table keeps its latest lines for reports."""
         table = connection.table
         assert isinstance(table, Table)
         if intent.text is not None and not table.free_text:
             raise IntentError("free_text_off", "free text is off at this table (every "
                               "player must agree to it); send a phrase")
         seat = connection.seat
+        account = None if seat is None else table.accounts[seat]
+        skip: frozenset[int] = frozenset()
+        if account is not None:
+            skip = await self._chat_checks(table, seat, account[0])
         sender: dict[str, Any] = (
             {"watcher": True, "name": connection.watcher_name} if seat is None
             else {"seat": seat, "name": table.names[seat]})
@@ -200,7 +210,28 @@ class TablePlay:
             message["phrase"] = intent.phrase
         else:
             message["text"] = intent.text
-        self.sockets.broadcast(table, encode(message), watchers_only=seat is None)
+        lines = self.chat_lines.setdefault(table.code, deque(maxlen=CHAT_KEPT))
+        lines.append({**{k: v for k, v in message.items() if k != "type"},
+                      "at": int(time.time() * 1000)})
+        self.sockets.broadcast(table, encode(message), watchers_only=seat is None,
+                               skip_seats=skip)
+
+    async def _chat_checks(self, table: Table, seat: int | None, user_id: int
+                           ) -> frozenset[int]:
+        """Refuse a muted account's chat (:class:`MutedError`); the seats whose accounts
+        blocked it. Should storage fail to answer, the chat goes through unfiltered."""
+        moderation = self.store.moderation
+        try:
+            muted = await moderation.active(user_id, "mute", int(time.time() * 1000))
+            viewers = {other[0]: place for place, other in enumerate(table.accounts)
+                       if other is not None and place != seat}
+            blockers = await moderation.blockers(user_id, viewers)
+        except Exception:
+            log.exception("the chat of table %s could not be checked", table.code)
+            return frozenset()
+        if muted is not None:
+            raise MutedError(muted.until, muted.reason)
+        return frozenset(viewers[user] for user in blockers)
 
     # -- commits -----------------------------------------------------------------------
 

@@ -366,8 +366,10 @@ class Relay:
                 self._pass_on(connection, version, views)
         elif kind == "deliver":
             watchers_only = bool(message.get("watchers_only"))
+            skip = {int(seat) for seat in message.get("skip_seats") or ()}
             for connection in self.sockets.get(code, ()):
-                if not watchers_only or connection.seat is None:
+                if (not watchers_only or connection.seat is None) \
+                        and connection.seat not in skip:
                     connection.send(str(message["text"]))
         elif kind == "presence":
             self._presence(code, str(message.get("server")), message.get("seats") or [],
@@ -480,8 +482,7 @@ class Relay:
                 handed = self._handed.get(code)
                 return {"elsewhere": handed[0] if handed is not None else None}
             except IntentError as refused:
-                stand_in.send({"type": "error", "code": refused.code,
-                               "message": str(refused), "seq": table.seq})
+                stand_in.error(refused.code, str(refused), getattr(refused, "params", None))
             sent = []
             while not stand_in.outbox.empty():
                 message = stand_in.outbox.get_nowait()

@@ -49,7 +49,13 @@ from basra.rules import RulesError, preset
 from basra.store import Store
 
 from .connections import Account, encode
-from .errors import BadSeekError, LoginRequiredError, ServerBusyError, refusal_of
+from .errors import (
+    BadSeekError,
+    LoginRequiredError,
+    RatedBanError,
+    ServerBusyError,
+    refusal_of,
+)
 from .hub import Hub
 from .sessions import request_account
 from .table import ConfigError, SeatConfig, TableConfig, clean_name
@@ -175,7 +181,7 @@ class Seeking:
                 "server": self.hub.cluster.server_id, "id": seek.id, "player": seek.player,
                 "name": seek.name, "rating": seek.rating, "variant": seek.variant,
                 "players": seek.players, "rated": seek.rated, "guest": seek.guest,
-                "computer_fill": seek.computer_fill,
+                "computer_fill": seek.computer_fill, "avoids": sorted(seek.avoids),
                 "waited": seek.waited(self.clock()),
                 "account": self._accounts.get(seek.id)})
         except Exception as error:
@@ -192,7 +198,8 @@ class Seeking:
             seek = Seek(str(args["id"]), str(args["player"]), str(args["name"]),
                         int(args["rating"]), str(args["variant"]), int(args["players"]),
                         bool(args["rated"]), self.clock() - float(args["waited"]),
-                        guest=bool(args["guest"]), computer_fill=bool(args["computer_fill"]))
+                        guest=bool(args["guest"]), computer_fill=bool(args["computer_fill"]),
+                        avoids=frozenset(str(p) for p in args.get("avoids") or ()))
             if seek.id not in self.matchmaker:
                 self.matchmaker.add(seek)
         except (SeekError, KeyError, TypeError, ValueError) as error:
@@ -287,7 +294,19 @@ class Seeking:
             pool = pool_key(found.name, players)
         except ValueError as error:
             raise BadSeekError(str(error)) from None
+        avoids: frozenset[str] = frozenset()
         if user is not None:
+            now_ms = int(self.session_clock() * 1000)
+            banned = (await self.store.moderation.active(user.id, "rated_ban", now_ms)
+                      if rated else None)
+            if banned is not None:
+                until = ("for good" if banned.until is None
+                         else f"until {banned.until} (Unix ms)")
+                raise RatedBanError(f"a moderator banned you from rated play {until}: "
+                                    f"{banned.reason}", until=banned.until,
+                                    reason=banned.reason)
+            avoids = frozenset(f"user:{other}"
+                               for other in await self.store.moderation.avoided(user.id))
             stored = await self.store.ratings.of_accounts([user.id], pool)
             rating = (stored.get((user.id, pool)) or new_rating()).display
             name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
@@ -301,7 +320,8 @@ class Seeking:
         seek_id = secrets.token_hex(8)
         try:
             seek = Seek(seek_id, player, name, rating, found.name, players,
-                        rated, self.clock(), guest=user is None, computer_fill=True)
+                        rated, self.clock(), guest=user is None, computer_fill=True,
+                        avoids=avoids)
             if self.pairing_here:
                 self.matchmaker.add(seek)
             else:
@@ -317,7 +337,7 @@ class Seeking:
         """A seek socket, from its accepted handshake to its close."""
         try:
             seek, account = await self._seek_of(websocket)
-        except (BadSeekError, LoginRequiredError) as error:
+        except (BadSeekError, LoginRequiredError, RatedBanError) as error:
             refused = refusal_of(error)
             assert refused is not None
             await websocket.send_text(encode({"type": "error", "code": refused.code,

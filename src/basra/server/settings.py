@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CHAT_LIMIT", "HubSettings"]
+__all__ = ["CHAT_KEPT", "CHAT_LIMIT", "HubSettings"]
 
 CHAT_LIMIT = (5, 10.0)
 """Chat messages a connection may send, per so many seconds."""
+CHAT_KEPT = 50
+"""The latest chat lines a table keeps in memory, for the reports made at it."""
 
 
 @dataclass
@@ -41,3 +43,6 @@ class HubSettings:
     """Most sockets per seat; one more closes the oldest."""
     address_connections: int = 64
     """Most sockets per client address."""
+    puzzle_floor: int = 1600  # basra.store.analysis.PUZZLE_RATING_FLOOR
+    """Puzzles mined from a match join the public set at once only when it was rated and
+    every human player was rated at least this much; others wait for a moderator."""

@@ -127,15 +127,19 @@ class Sockets:
 
     # -- sending ---------------------------------------------------------------------
 
-    def broadcast(self, table: Table, text: str, watchers_only: bool = False) -> None:
+    def broadcast(self, table: Table, text: str, watchers_only: bool = False,
+                  skip_seats: frozenset[int] = frozenset()) -> None:
         """Send every socket at the table a message (only the watchers' with
-        ``watchers_only``), on every server."""
+        ``watchers_only``; none of the sockets of ``skip_seats``), on every server."""
         for other in self.at.get(table.code, ()):
-            if not watchers_only or other.seat is None:
+            if (not watchers_only or other.seat is None) and other.seat not in skip_seats:
                 other.send(text)
         for server in self.presence.get(table.code, {}):
-            self.cluster.send(server, {"k": "deliver", "code": table.code, "text": text,
-                                       "watchers_only": watchers_only})
+            message: dict[str, Any] = {"k": "deliver", "code": table.code, "text": text,
+                                       "watchers_only": watchers_only}
+            if skip_seats:
+                message["skip_seats"] = sorted(skip_seats)
+            self.cluster.send(server, message)
 
     def send_views(self, table: Table, epoch: int) -> None:
         """Send every connection its view of the table (and every relaying server the

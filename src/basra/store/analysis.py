@@ -17,17 +17,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, insert, select, update
 
 from .schema import (
     analyses_table,
+    flags_table,
     mined_puzzles_table,
     puzzle_attempts_table,
     puzzle_ratings_table,
+    rating_history_table,
 )
 from .writer import Writer, insert_new, now_ms
 
-__all__ = ["PUZZLE_START_RATING", "Analyses", "puzzle_rating_after"]
+__all__ = ["PUZZLE_RATING_FLOOR", "PUZZLE_START_RATING", "Analyses", "mining_verdict",
+           "puzzle_rating_after"]
+
+PUZZLE_RATING_FLOOR = 1600
+"""A mined puzzle joins the public set at once only from a rated match whose every human
+player was rated at least this much when it began; others wait for a moderator."""
 
 PUZZLE_START_RATING = 1000
 """An account's puzzle rating before its first puzzle."""
@@ -61,25 +68,38 @@ class Analyses:
         return None if row is None else dict(json.loads(row[0]))
 
     async def save(self, record_id: int, document: dict[str, Any],
-                   puzzles: list[dict[str, Any]]) -> None:
+                   puzzles: list[dict[str, Any]], rating_floor: int | None = None) -> None:
         """Store a record's analysis and the puzzles mined from it (once each: another
-        server process that stored them first wins)."""
+        server process that stored them first wins). With a ``rating_floor``, the puzzles
+        join the public set only when :func:`mining_verdict` allows; else they wait for
+        a moderator, and the record is flagged (``puzzle_mining``)."""
         now = now_ms()
 
         def write(conn: Connection) -> None:
             conn.execute(insert_new(conn, analyses_table, ["record_id"]).values(
                 record_id=record_id, document=json.dumps(document), created_at=now))
+            why = None if rating_floor is None else mining_verdict(conn, record_id,
+                                                                   rating_floor)
+            waiting = []
             for puzzle in puzzles:
-                conn.execute(insert_new(conn, mined_puzzles_table, ["id"]).values(
+                added = conn.execute(insert_new(conn, mined_puzzles_table, ["id"]).values(
                     id=puzzle["id"], record_id=record_id, puzzle=json.dumps(puzzle),
-                    created_at=now))
+                    created_at=now, status="public" if why is None else "pending"))
+                if added.rowcount:
+                    waiting.append(puzzle["id"])
+            if why is not None and waiting:
+                conn.execute(insert(flags_table).values(
+                    kind="puzzle_mining", record_id=record_id, status="open",
+                    details=json.dumps({"why": why, "floor": rating_floor,
+                                        "puzzles": waiting}), created_at=now))
 
         await self._writer.commit(write)
 
     async def mined_puzzles(self, limit: int = 5000) -> list[dict[str, Any]]:
-        """Puzzles mined from stored matches, newest first."""
+        """Puzzles mined from stored matches that are in the public set, newest first."""
         async with self._writer.engine.connect() as conn:
-            rows = (await conn.execute(select(mined_puzzles_table.c.puzzle).order_by(
+            rows = (await conn.execute(select(mined_puzzles_table.c.puzzle).where(
+                mined_puzzles_table.c.status == "public").order_by(
                 mined_puzzles_table.c.created_at.desc()).limit(limit))).all()
         return [dict(json.loads(row[0])) for row in rows]
 
@@ -122,3 +142,14 @@ class Analyses:
 
         counted: tuple[int, int, bool] = await self._writer.commit(write)
         return counted
+
+
+def mining_verdict(conn: Connection, record_id: int, rating_floor: int) -> str | None:
+    """Why the puzzles of a record must wait for a moderator: ``unrated`` (the match
+    counted for no rating), ``below_floor`` (a human player was rated under
+    ``rating_floor`` when it began); None when they may join the public set."""
+    before = conn.execute(select(rating_history_table.c.before).where(
+        rating_history_table.c.record_id == record_id)).scalars().all()
+    if not before:
+        return "unrated"
+    return "below_floor" if min(before) < rating_floor else None

@@ -22,6 +22,9 @@ basra_mined_puzzles   one per puzzle mined from a stored record
 basra_puzzle_ratings  one per account that solved puzzles: rating, solved, attempts
 basra_puzzle_attempts one per account and puzzle: only a first attempt moves a rating
 basra_flags           one per thing the server flagged for a moderator
+basra_moderators      one per moderator; basra_reports one per player's report;
+basra_blocks          one per block; basra_sanctions one per mute, ban, closing;
+basra_audit           one per moderator's action
 =============  ================================================================
 """
 
@@ -43,13 +46,19 @@ from sqlalchemy import (
 __all__ = [
     "FLAG_KINDS",
     "FLAG_STATUSES",
+    "MINED_PUZZLE_STATUSES",
+    "REPORT_STATUSES",
+    "SANCTION_KINDS",
     "TABLE_STATUSES",
     "analyses_table",
+    "audit_table",
+    "blocks_table",
     "flags_table",
     "login_failures_table",
     "meta_table",
     "metadata",
     "mined_puzzles_table",
+    "moderators_table",
     "moves_table",
     "puzzle_attempts_table",
     "puzzle_ratings_table",
@@ -57,6 +66,8 @@ __all__ = [
     "rating_history_table",
     "ratings_table",
     "records_table",
+    "reports_table",
+    "sanctions_table",
     "seats_table",
     "sessions_table",
     "tables_table",
@@ -214,6 +225,7 @@ mined_puzzles_table = Table(
     Column("record_id", BigInteger, nullable=False),
     Column("puzzle", Text, nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    Column("status", String(12), nullable=False, server_default="public"),
 )
 
 puzzle_ratings_table = Table(
@@ -268,3 +280,85 @@ from, and ``details`` (JSON) that say more."""
 
 
 # -- moderation (migration 0011) ---------------------------------------------------------
+
+MINED_PUZZLE_STATUSES = ("public", "pending", "rejected")
+"""``basra_mined_puzzles.status``: in the public set, waiting for a moderator (mined from a
+match that was not rated between players at the rating floor), or turned down."""
+
+moderators_table = Table(
+    "basra_moderators", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("granted_by", String(64), nullable=False),
+    Column("granted_at", BigInteger, nullable=False),
+)
+"""An account the operator made a moderator (``basra admin grant-moderator``)."""
+
+REPORT_STATUSES = ("open", "dismissed", "actioned")
+
+reports_table = Table(
+    "basra_reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, nullable=False),
+    Column("target_id", Integer, nullable=True),
+    Column("target_key", String(200), nullable=False),
+    Column("target_name", String(64), nullable=False),
+    Column("table_code", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("record_id", BigInteger, nullable=True),
+    Column("reason", String(16), nullable=False),
+    Column("text", Text, nullable=False, server_default=""),
+    Column("chat", Text, nullable=False, server_default="[]"),
+    Column("status", String(16), nullable=False, server_default="open"),
+    Column("created_at", BigInteger, nullable=False),
+    Column("settled_at", BigInteger, nullable=True),
+    Index("ix_basra_reports_status", "status", "id"),
+    Index("ix_basra_reports_reporter", "reporter_id", "target_key"),
+)
+"""A player's report of another: the account reported (``target_id``; None for a guest's
+seat), ``target_key`` (``user:ID``, or ``seat:CODE:SEAT:NAME`` for a guest), the table,
+seat and record it came from, the reason, the reporter's words, and the table's chat lines
+when it was made (JSON). ``reason`` is one of ``basra.players.moderation.REPORT_REASONS``."""
+
+blocks_table = Table(
+    "basra_blocks", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("blocked_id", Integer, primary_key=True, autoincrement=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_blocks_blocked", "blocked_id"),
+)
+"""An account (``user_id``) that blocked another: it never sees their chat, and the two
+are never paired."""
+
+SANCTION_KINDS = ("mute", "rated_ban", "closed")
+"""``basra_sanctions.kind``: no chat, no rated play, no log-ins."""
+
+sanctions_table = Table(
+    "basra_sanctions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("until", BigInteger, nullable=True),
+    Column("lifted_at", BigInteger, nullable=True),
+    Column("created_by", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_sanctions_user", "user_id", "kind"),
+)
+"""A sanction of an account: its ``kind``, why, until when (Unix milliseconds; None: for
+good), when a moderator lifted it early, and who gave it."""
+
+audit_table = Table(
+    "basra_audit", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("moderator_id", Integer, nullable=True),
+    Column("moderator", String(64), nullable=False),
+    Column("action", String(24), nullable=False),
+    Column("user_id", Integer, nullable=True),
+    Column("target", String(64), nullable=False, server_default=""),
+    Column("reason", Text, nullable=False),
+    Column("details", Text, nullable=False, server_default="{}"),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_audit_user", "user_id"),
+)
+"""Every moderator's action: who (an account, or ``operator`` at the command line), what,
+to whom (the name at the time), why, and what more it changed (JSON)."""

@@ -8,6 +8,7 @@
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { errorKey, t } from "./i18n.js";
+import { redrawReport, showStanding } from "./report.js";
 
 let account = null; // the logged-in name, or null
 let onChange = () => {};
@@ -148,6 +149,7 @@ async function logOut() {
 function setAccount(name) {
   account = name || null;
   render();
+  showStanding(Boolean(account));
   onChange(account);
 }
 
@@ -172,6 +174,7 @@ function render() {
 /** Redraws the header's account part and the open forms' errors in the current language. */
 export function redrawAccount() {
   render();
+  redrawReport();
   if ($("signup-dialog")) {
     renderErrors("signup");
     renderErrors("login");

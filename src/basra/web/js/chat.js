@@ -6,6 +6,7 @@
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
+import { openReport } from "./report.js";
 
 export const PHRASES = ["good_game", "well_played", "good_luck", "thanks", "oops"];
 export const MAX_TEXT = 200;
@@ -58,6 +59,12 @@ function line(message) {
   const item = el("li", { class: `chat-line${mine ? " mine" : ""}${from.watcher ? " from-watcher" : ""}` },
     el("bdi", { class: "chat-from", text: senderName(from) }), ": ", body);
   if (from.seat !== undefined) item.dataset.seat = String(from.seat);
+  if (from.seat !== undefined && from.seat !== null && !mine) {
+    item.append(" ", el("button", {
+      type: "button", class: "chat-report", "data-report-seat": String(from.seat),
+      title: t("mod_report_name", { name: senderName(from) }), "aria-label": t("mod_report_name", { name: senderName(from) }), text: "⚑",
+    }));
+  }
   return item;
 }
 
@@ -96,13 +103,16 @@ function renderControls() {
     el("button", { type: "button", class: "btn btn-small chat-phrase-button", "data-phrase": phrase, text: t(`phrase_${phrase}`) })));
   // A mute button for every other person seated at the table.
   const others = (state?.table?.seats ?? []).filter((s) => s.kind !== "bot" && s.seat !== mySeat());
-  $("chat-mutes").replaceChildren(...others.map((s) => {
+  $("chat-mutes").replaceChildren(...others.flatMap((s) => {
     const on = muted.has(s.seat);
     const name = nameOf(s.seat);
-    return el("button", {
+    return [el("button", {
       type: "button", class: `btn btn-small chat-mute${on ? " on" : ""}`, "data-seat": String(s.seat),
       "aria-pressed": String(on), text: t(on ? "unmute_name" : "mute_name", { name }),
-    });
+    }), el("button", {
+      type: "button", class: "btn btn-small chat-report-seat", "data-report-seat": String(s.seat),
+      text: t("mod_report_name", { name }),
+    })];
   }));
 }
 
@@ -165,7 +175,16 @@ export function setupChat(tableCode, sendMessage, seatName) {
   $("chat-consent").addEventListener("change", (event) => {
     send({ type: "chat_consent", allow: event.target.checked });
   });
+  const reportSeat = (event) => {
+    const button = event.target.closest("button[data-report-seat]");
+    if (!button) return false;
+    const seat = Number(button.dataset.reportSeat);
+    openReport({ table: code, seat, name: nameOf(seat) });
+    return true;
+  };
+  $("chat-log").addEventListener("click", reportSeat);
   $("chat-mutes").addEventListener("click", (event) => {
+    if (reportSeat(event)) return;
     const button = event.target.closest("button[data-seat]");
     if (!button) return;
     const seat = Number(button.dataset.seat);

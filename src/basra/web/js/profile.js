@@ -7,6 +7,7 @@ import { getJSON } from "./api.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { formatNumber, lang, setupLang, t } from "./i18n.js";
 import { nameElement, poolName, ratingText, variantName } from "./matches.js";
+import { block, blockedList, openReport, unblock, when } from "./report.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLORS = ["#1f6e44", "#c0262d", "#2b6cb0", "#b7791f", "#6b46c1", "#2c7a7b"];
@@ -14,6 +15,8 @@ const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] 
 
 let user = null;
 let missing = false;
+let me = null; // the logged-in name, or null
+let blocked = []; // [{ name, since }] the logged-in player blocked
 
 function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -127,7 +130,56 @@ function renderMatches() {
   }) : [el("li", { class: "empty", text: t("no_matches_yet") })]));
 }
 
+const same = (a, b) => Boolean(a && b) && a.toLocaleLowerCase() === b.toLocaleLowerCase();
+
+/** Report and block buttons on another player's page; your blocks on your own. */
+function renderActions() {
+  const box = $("player-actions");
+  const other = user && me && !same(me, user.name);
+  box.hidden = !user || same(me, user.name);
+  if (!box.hidden) {
+    const isBlocked = blocked.some((b) => same(b.name, user.name));
+    const buttons = [el("button", { id: "report-player", type: "button", class: "btn btn-small", text: t("mod_report") })];
+    if (other) buttons.push(el("button", { id: "block-player", type: "button", class: "btn btn-small", "aria-pressed": String(isBlocked), text: t(isBlocked ? "mod_unblock" : "mod_block") }));
+    box.replaceChildren(...buttons);
+    $("report-player").addEventListener("click", () => openReport({ name: user.name }));
+    $("block-player")?.addEventListener("click", () => toggleBlock(user.name, !isBlocked));
+  }
+  const own = Boolean(user) && same(me, user.name);
+  $("blocks-panel").hidden = !own;
+  if (own) {
+    $("blocks").replaceChildren(...(blocked.length ? blocked.map((b) => el("li", { class: "list-item" },
+      el("span", { class: "item-main" }, el("bdi", { text: b.name }), el("span", { class: "item-sub", text: when(b.since) })),
+      el("button", { type: "button", class: "btn btn-small", "data-unblock": b.name, text: t("mod_unblock") })))
+      : [el("li", { class: "empty", text: t("mod_no_blocks") })]));
+  }
+}
+
+async function toggleBlock(who, on) {
+  try {
+    blocked = on ? await block(who) : await unblock(who);
+    $("player-action-status").textContent = t(on ? "mod_blocked_name" : "mod_unblocked_name", { name: who });
+  } catch (error) {
+    $("player-action-status").textContent = error.message;
+  }
+  renderActions();
+}
+
+async function loggedIn(account) {
+  me = account;
+  blocked = [];
+  if (me) {
+    try {
+      blocked = await blockedList();
+    } catch {
+      blocked = [];
+    }
+  }
+  renderActions();
+}
+
 function render() {
+  renderActions();
   $("player-name").textContent = user?.name ?? name;
   document.title = `${user?.name ?? name} · ${t("basra")}`;
   if (missing) {
@@ -147,7 +199,11 @@ async function init() {
     render();
     redrawAccount();
   });
-  setupAccount();
+  setupAccount(loggedIn);
+  $("blocks").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-unblock]");
+    if (button) toggleBlock(button.dataset.unblock, false);
+  });
   render();
   try {
     user = await getJSON(`/api/users/${encodeURIComponent(name)}`);
