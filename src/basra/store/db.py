@@ -11,6 +11,7 @@ per capability, each in its own module:
 ``store.accounts``   accounts, sessions and wrong passwords (:mod:`.accounts`)
 ``store.analysis``   analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
 ``store.flags``      what the server flags for moderators (:mod:`.flags`)
+``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -33,6 +34,7 @@ from sqlalchemy.pool import StaticPool
 
 from .accounts import Accounts
 from .analysis import Analyses
+from .conduct import Conduct
 from .flags import Flags
 from .ratings import Ratings
 from .records import Records
@@ -108,6 +110,7 @@ class Store:
         self.accounts = Accounts(self.writer)
         self.analysis = Analyses(self.writer)
         self.flags = Flags(self.writer)
+        self.conduct = Conduct(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:
