@@ -397,13 +397,9 @@ class TablePlay:
             if account is None:
                 continue
             try:
-                added, times = await self.store.conduct.record_abandon(
-                    account[0], kind, table.code, number, since)
-                if added and len(times) == self.settings.abandon_flag_at:
-                    await self.store.flags.raise_flag(
-                        "abandons", account[0], table_code=table.code,
-                        details={"abandons": len(times), "kind": kind,
-                                 "hours": self.settings.conduct_window / 3600})
+                await self.store.conduct.record_abandon(
+                    account[0], kind if seat == culprits[0] else "abort", table.code,
+                    number, since, flag_at=self.settings.abandon_flag_at)
             except StorageError:
                 log.exception("the abandon of account %d could not be stored", account[0])
 

@@ -12,10 +12,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, select, update
+from sqlalchemy import Connection, and_, func, insert, select, update
 from sqlalchemy.orm import aliased
 
-from .schema import ABANDON_KINDS, abandons_table, rating_history_table, tables_table
+from .schema import (
+    ABANDON_KINDS,
+    abandons_table,
+    flags_table,
+    rating_history_table,
+    tables_table,
+)
 from .writer import Writer, insert_new, now_ms, statements
 
 __all__ = ["Conduct"]
@@ -29,10 +35,13 @@ class Conduct:
         self._writer = writer
 
     async def record_abandon(self, user_id: int, kind: str, code: str, match_number: int,
-                             since_ms: int) -> tuple[bool, list[int]]:
+                             since_ms: int, flag_at: int = 0) -> tuple[bool, list[int]]:
         """An account abandoned a rated match (once per account and match: a second call
         for the same match adds nothing). Returns whether it was added, and the times
-        (Unix milliseconds, oldest first) of the account's abandons since ``since_ms``."""
+        (Unix milliseconds, oldest first) of the account's abandons since ``since_ms``.
+
+        When this one makes ``flag_at`` abandons since ``since_ms``, the account is
+        flagged for moderators (``abandons``), in the same transaction."""
         if kind not in ABANDON_KINDS:
             raise ValueError(f"unknown abandon kind {kind!r}; expected one of "
                              f"{', '.join(ABANDON_KINDS)}")
@@ -40,9 +49,16 @@ class Conduct:
                   "match_number": match_number, "created_at": now_ms()}
 
         def write(conn: Connection) -> tuple[bool, list[int]]:
-            added = conn.execute(insert_new(conn, abandons_table, [
-                "table_code", "match_number", "user_id"]).values(**values))
-            return bool(added.rowcount), _times(conn, user_id, since_ms)
+            added = bool(conn.execute(insert_new(conn, abandons_table, [
+                "table_code", "match_number", "user_id"]).values(**values)).rowcount)
+            times = _times(conn, user_id, since_ms)
+            if added and flag_at > 0 and len(times) == flag_at:
+                details = {"abandons": len(times), "kind": kind,
+                           "since": since_ms, "match": match_number}
+                conn.execute(insert(flags_table).values(
+                    kind="abandons", user_id=user_id, table_code=code,
+                    details=json.dumps(details), status="open", created_at=now_ms()))
+            return added, times
 
         found: tuple[bool, list[int]] = await self._writer.commit(write)
         return found
