@@ -14,7 +14,7 @@ turn) has
 Either is an *abandon* of the account. Abandons within a day earn a wait before the next
 rated seek, the *playban* (:func:`playban_seconds`)::
 
-    abandons in the last 24 h    1     2       3        4        5      ...   10 and more
+    abandons in the last 24 h    1     2       3        4        5      ...   11 and more
     wait after the latest        0     5 min   10 min   20 min   40 min ...   24 h (cap)
 
     wait = min(BASE * 2 ** (abandons - 2), CAP)     from the second abandon on
