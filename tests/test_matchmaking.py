@@ -23,6 +23,7 @@ from basra.players.matchmaking import (
     UnknownSeekError,
     balanced_teams,
     rating_range,
+    same_address,
 )
 from basra.players.ratings import RATED_POOLS, UnknownPoolError, parse_pool
 
@@ -456,3 +457,64 @@ def test_closest_group_is_the_best_by_brute_force(entries: list[tuple[int, float
         best_spread, best_started = min(score(g) for g in valid)
         assert spread == best_spread
         assert started == pytest.approx(best_started)  # sums in another order
+
+
+# One address
+
+
+def test_a_seek_prefers_a_player_from_another_address() -> None:
+    first = seek(1500, at=0.0, address="10.0.0.1")
+    twin = seek(1500, at=1.0, address="10.0.0.1")
+    stranger = seek(1560, at=2.0, address="10.0.0.2")
+    [pairing] = pool_of(first, twin, stranger).pair(now=3.0)
+    assert pairing.seeks == (first, stranger)
+
+
+def test_one_address_waits_while_another_address_waits() -> None:
+    """Out of range for now, the stranger still keeps the two seeks of one address apart,
+    until the ranges widen (then the oldest takes the stranger)."""
+    first = seek(1500, at=0.0, address="10.0.0.1")
+    twin = seek(1500, at=1.0, address="10.0.0.1")
+    stranger = seek(1900, at=2.0, address="10.0.0.2")
+    pool = pool_of(first, twin, stranger)
+    assert pool.pair(now=3.0) == []
+    [pairing] = pool.pair(now=UNLIMITED_AFTER + 2.0)
+    assert pairing.seeks == (first, stranger)
+    assert len(pool) == 1
+
+
+def test_one_address_alone_may_pair() -> None:
+    first = seek(1500, at=0.0, address="10.0.0.1")
+    twin = seek(1500, at=1.0, address="10.0.0.1")
+    [pairing] = pool_of(first, twin).pair(now=2.0)
+    assert pairing.seeks == (first, twin)
+    assert same_address(first, twin)
+    assert not same_address(seek(address=""), seek(address=""))  # unknown: not the same
+
+
+def test_three_players_from_three_addresses_come_first() -> None:
+    seeks = [seek(1500, players=3, at=float(i), address=address)
+             for i, address in enumerate(["a", "a", "b", "c"])]
+    [pairing] = pool_of(*seeks).pair(now=5.0)
+    assert {s.address for s in pairing.seeks} == {"a", "b", "c"}
+
+
+def test_three_players_share_an_address_when_nothing_else_fits() -> None:
+    seeks = [seek(1500, players=3, at=float(i), address=address)
+             for i, address in enumerate(["a", "a", "b"])]
+    [pairing] = pool_of(*seeks).pair(now=5.0)
+    assert len(pairing.seeks) == 3
+
+
+def test_the_computer_fills_a_seat_rather_than_a_seek_from_the_same_address() -> None:
+    asker = seek(1500, players=3, at=0.0, address="a")
+    twin = seek(1500, players=3, at=1.0, address="a", computer_fill=True)
+    other = seek(1510, players=3, at=2.0, address="b", computer_fill=True)
+    pool = pool_of(asker, twin, other)
+    assert pool.expand_with_computer(asker.id, now=30.0).seats == (asker, other, None)
+    assert twin.id in pool
+
+
+def test_an_address_must_be_text() -> None:
+    with pytest.raises(SeekError, match="address must be text"):
+        seek(address=7)

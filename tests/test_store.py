@@ -166,9 +166,11 @@ def test_a_table_its_seats_and_moves_come_back_as_saved(url: str,
         table = await saved(store, code)
         assert table == SavedTable(code, CONFIG, BIG_SEED, 1,
                                    {0: ("أميرة", "a" * 64), 2: ("Omar", "b" * 64)},
-                                   [17, 9, WIDEST_MOVE], status="waiting")
+                                   [17, 9, WIDEST_MOVE], status="waiting",
+                                   movers=[None, None, None])
         assert await saved(store, other) == SavedTable(
-            other, {**CONFIG, "turn_seconds": 0}, 5, 1, {}, [51], status="waiting")
+            other, {**CONFIG, "turn_seconds": 0}, 5, 1, {}, [51], status="waiting",
+            movers=[None])
         assert [t.code for t in await store.tables.load_recent() if t.code in (code, other)] == [
                    other, code]  # the most recently active first
 

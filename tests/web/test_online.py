@@ -260,22 +260,6 @@ def test_a_rated_result_counts_once_across_a_restart_and_a_second_save(
             "games"] == 1
 
 
-def test_a_seat_the_computer_took_over_still_counts(online: Callable[..., Any]) -> None:
-    """Karim never comes to the table: the computer plays for him, and the result counts
-    for his account."""
-    web = online(away_after=0.2)
-    names = ("Nadia_a", "Karim_a")
-    sessions = [web.account(name) for name in names]
-    seeks = [web.seek("rated=1", s, n) for s, n in zip(sessions, names, strict=True)]
-    seats = [paired(client) for client in seeks]
-    player = web.connect(seats[0]["table"], seats[0]["token"])
-    end = web.play_to_end([player])
-    assert sorted(c["seat"] for c in end["rating_changes"]) == [0, 1]
-    for name in names:
-        assert web.ok(web.http.get(f"/api/users/{name}"))["ratings"]["egyptian-2"][
-            "games"] == 1
-
-
 def test_the_new_pages_are_served_when_the_front_end_has_them(web: Any) -> None:
     from basra.server.app import web_root
 

@@ -17,6 +17,13 @@ is within every other member's range::
 
     range = BASE_RANGE + RANGE_STEP * (waited // STEP_SECONDS), unlimited after UNLIMITED_AFTER
 
+**One address.** Seeks from the same network address (``Seek.address``) are kept apart
+while others wait: a seek takes a table of seeks from other addresses if one fits; for
+two players it otherwise waits while any seek from another address waits in its group,
+and only then sits with one from its own address; for three or four it then takes the
+closest table it can. The computer fills a table rather than a seek from the asker's
+address (:meth:`Matchmaker.expand_with_computer`).
+
 **Who goes first.** Seeks are served oldest first: each in turn gets the closest table it
 can have (the nearest rating for two players; for three or four, the smallest spread of
 ratings among the :data:`NEAREST` compatible seeks closest to it, then the longest
@@ -66,6 +73,7 @@ __all__ = [
     "UnknownSeekError",
     "balanced_teams",
     "rating_range",
+    "same_address",
 ]
 
 BASE_RANGE = 100
@@ -131,6 +139,9 @@ class Seek:
     asks for them (:meth:`Matchmaker.expand_with_computer`)."""
     avoids: frozenset[str] = frozenset()
     """The players (their keys) this player is never seated with."""
+    address: str = ""
+    """The network address the seek came from (empty: unknown); see "One address" in
+    the module's docstring."""
     pool: str = field(init=False, repr=False, compare=False)
     """The pool's key, ``"{variant}-{players}"``."""
 
@@ -139,6 +150,8 @@ class Seek:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise SeekError(f"seek {name} must be non-empty text, not {value!r}")
+        if not isinstance(self.address, str):
+            raise SeekError(f"seek {self.id!r}: address must be text, not {self.address!r}")
         for name in ("rated", "guest", "computer_fill"):
             if not isinstance(getattr(self, name), bool):
                 raise SeekError(f"seek {self.id!r}: {name} must be true or false, "
@@ -203,6 +216,21 @@ def _may_meet(a: Seek, b: Seek) -> bool:
     (False, False)
     """
     return a.player != b.player and a.player not in b.avoids and b.player not in a.avoids
+
+
+def same_address(a: Seek, b: Seek) -> bool:
+    """Whether two seeks came from one known network address.
+
+    >>> same_address(Seek("s1", "ann", "Ann", 1500, "egyptian", 2, False, 0.0, address="10.0.0.7"),
+    ...              Seek("s2", "bob", "Bob", 1500, "egyptian", 2, False, 0.0, address="10.0.0.7"))
+    True
+    """
+    return bool(a.address) and a.address == b.address
+
+
+def _apart(seeks: Sequence[Seek]) -> bool:
+    """No two of the seeks share an address."""
+    return not any(same_address(a, b) for a, b in itertools.combinations(seeks, 2))
 
 
 def _compatible(a: Seek, b: Seek, now: float) -> bool:
@@ -345,12 +373,16 @@ class Matchmaker:
             at = bisect_left(free, me)
             if at == len(free) or free[at] != me or seek.player in seated:
                 continue
-            limit = 1 if size == 2 else NEAREST
-            near = self._nearest(members, ratings, ranges, free, at, limit, seated)
+            near = self._nearest(members, ratings, ranges, free, at, NEAREST, seated)
             if len(near) < size - 1:
                 continue
-            picked = (tuple(near) if size == 2
-                      else _closest_group(members, ratings, ranges, me, near, size - 1))
+            picked = _pick(members, ratings, ranges, me, near, size - 1, apart=True)
+            if picked is None and (size > 2 or not any(
+                    not same_address(seek, members[j]) and _may_meet(seek, members[j])
+                    and members[j].player not in seated for j in free if j != me)):
+                # Nobody from another address waits (two players), or the table cannot be
+                # made of seeks from different addresses (more): one address may share it.
+                picked = _pick(members, ratings, ranges, me, near, size - 1, apart=False)
             if picked is None:
                 continue
             table = [seek, *(members[j] for j in picked)]
@@ -409,13 +441,14 @@ class Matchmaker:
         seek = self.get(seek_id)
         size = parse_pool(seek.pool).players
         others = [s for s in self._groups[seek.pool, seek.rated].values()
-                  if s.computer_fill and s.id != seek.id and _compatible(seek, s, now)]
+                  if s.computer_fill and s.id != seek.id and _compatible(seek, s, now)
+                  and not same_address(seek, s)]
         others.sort(key=lambda s: (abs(s.rating - seek.rating), s.created_at, s.id))
         others = others[:NEAREST]
         joining: tuple[Seek, ...] = ()
         for count in range(min(size - 1, len(others)), 0, -1):
             fits = [c for c in itertools.combinations(others, count)
-                    if _all_compatible(c, now)]
+                    if _all_compatible(c, now) and _apart(c)]
             if fits:
                 joining = min(fits, key=lambda c: (
                     _spread((seek, *c)), sum(s.created_at for s in c)))
@@ -428,15 +461,30 @@ class Matchmaker:
         return Pairing(seek.pool, seek.rated, tuple(seats))
 
 
+def _pick(members: list[Seek], ratings: list[int], ranges: list[float], me: int,
+          near: list[int], count: int, apart: bool) -> tuple[int, ...] | None:
+    """The ``count`` seeks of ``near`` (nearest rating first) to seat with ``me``: for two
+    players the nearest, else :func:`_closest_group`; with ``apart``, only seeks whose
+    addresses differ from each other's and from ``me``'s."""
+    if apart:
+        near = [j for j in near if not same_address(members[me], members[j])]
+    if len(near) < count:
+        return None
+    if count == 1:
+        return (near[0],)
+    return _closest_group(members, ratings, ranges, me, near, count, apart)
+
+
 def _spread(seeks: Sequence[Seek]) -> int:
     ratings = [s.rating for s in seeks]
     return max(ratings) - min(ratings)
 
 
 def _closest_group(members: list[Seek], ratings: list[int], ranges: list[float], me: int,
-                   near: list[int], count: int) -> tuple[int, ...] | None:
+                   near: list[int], count: int, apart: bool = False) -> tuple[int, ...] | None:
     """The ``count`` seeks of ``near`` that with ``me`` are all within each other's ranges
     and have the smallest spread of ratings (then the longest waits); None if none fit.
+    With ``apart``, no two of them share an address.
 
     A depth-first search over ``near`` in rating order, which stops a branch as soon as its
     spread is beyond the best found (every later seek is higher rated)."""
@@ -444,6 +492,7 @@ def _closest_group(members: list[Seek], ratings: list[int], ranges: list[float],
     size = len(candidates)
     fits = [[_may_meet(members[a], members[b])
              and abs(ratings[a] - ratings[b]) <= min(ranges[a], ranges[b])
+             and not (apart and same_address(members[a], members[b]))
              for b in candidates] for a in candidates]
     best: tuple[int, float] | None = None
     best_group: tuple[int, ...] | None = None

@@ -44,6 +44,7 @@ __all__ = [
     "ModerationError",
     "MutedError",
     "NoPageError",
+    "PlaybanError",
     "RateLimited",
     "RatedBanError",
     "Refusal",
@@ -206,6 +207,19 @@ class LoginRequiredError(Refusal):
     code = "login_required"
 
 
+class PlaybanError(Refusal):
+    """A rated seek of an account that abandoned rated matches too often lately (the
+    playban, :mod:`basra.players.conduct`): it may seek a rated game again in
+    ``retry_after`` seconds (``params``: ``seconds``, ``n`` the minutes rounded up, and
+    ``abandons`` within the day)."""
+
+    code = "playban"
+
+    def __init__(self, message: str, seconds: int, abandons: int) -> None:
+        super().__init__(message, seconds=seconds, n=-(-seconds // 60), abandons=abandons)
+        self.retry_after = seconds
+
+
 class HintRefusedError(Refusal):
     """A hint asked for by someone not seated, at a rated table, at a table with other
     people, or out of turn (``code`` says which)."""
@@ -325,6 +339,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     ExpiredTableError: ErrorKind("expired", 410, 4410),
     RateLimited: ErrorKind("rate_limited", 429, 4429),
     LoginLockedError: ErrorKind("login_locked", 429, 4429),
+    PlaybanError: ErrorKind("playban", 429, 4429),
     TooManyConnectionsError: ErrorKind("too_many_connections", 429, 4429),
     UnrestoredTableError: ErrorKind("unrestored", 503, 4500),
     StorageError: ErrorKind("storage_down", 503, 4503),

@@ -180,7 +180,8 @@ class Tables:
                           saved.match_number)
             for seat, (name, hashed) in saved.seats.items():
                 table.take_seat(seat, name, hashed, saved.accounts.get(seat))
-            table.restore(saved.moves)
+            table.restore(saved.moves, saved.movers)
+            table.load_conduct(saved.conduct)
         except Exception as error:
             reason = f"{type(error).__name__}: {error}"
             self.unrestored[saved.code] = reason
@@ -304,6 +305,8 @@ class Tables:
         if self.cluster.shared:
             self.epochs[code] = epoch
         self._add(table)
+        if config.rated and table.match is not None:
+            await self.play.rated_start(table)
         self.play.changed(table)
         return table, seated
 

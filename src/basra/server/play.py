@@ -11,6 +11,15 @@ After every change the table's next event is planned: the computer's move (after
 ``bot_delay``), or the turn timer of a person; a seat with no socket in a running match
 is marked away after ``away_after`` seconds, and the computer plays for it. The computer
 plays only at tables that someone is connected to.
+
+**Conduct in rated play** (:mod:`basra.players.conduct`): a human seat of a rated match
+marked away (gone, or out of time) before its first play of its own aborts the match
+(unrated for everyone); after it, it forfeits (its side ranks last). Either counts as an
+abandon of its account (``store.conduct``), and enough of them flag the account for
+moderators. Who made each move is stored with the move and the forfeits with the table,
+so a table loaded again knows both. A rated rematch starts only when every human seat
+has asked for it while every one is connected; results between the same two accounts
+past ``same_pair_limit`` a day are unrated and flagged.
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 from basra.observe import observe
-from basra.players.ratings import computer_key, ranks_from_totals
+from basra.players.conduct import ranks_with_forfeits
+from basra.players.ratings import computer_key
 from basra.record import dumps
 from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealth, user_key
 
@@ -166,7 +176,9 @@ class TablePlay:
         async with self.locks[table.code]:
             if self.tables.get(table.code) is not table:
                 raise TableMovedError()  # handed or taken over while this waited its turn
-            if intent.kind == "rematch":
+            if intent.kind == "rematch" and table.config.rated:
+                await self._rated_rematch(table, seat)
+            elif intent.kind == "rematch":
                 await self._rematch(table)
             else:
                 assert intent.seq is not None and intent.card is not None
@@ -240,7 +252,7 @@ class TablePlay:
         is the human seat that played it itself, if one did."""
         try:
             await self.store.tables.add_move(table.code, table.match_number, table.seq, move,
-                                             epoch=self.epochs.get(table.code))
+                                             epoch=self.epochs.get(table.code), by_seat=mover)
         except FencedError:
             self.lost(table)
             raise IntentError("server_error", "the table moved to another server, so the "
@@ -249,7 +261,7 @@ class TablePlay:
             raise IntentError("server_error",
                               f"the play could not be saved, so it was not made: {error}"
                               ) from None
-        table.apply(move)
+        table.apply(move, mover)
         if table.status == "finished":
             await self.save_record(table, mover=mover)
 
@@ -261,6 +273,8 @@ class TablePlay:
         number = table.match_number
         record = table.record()
         finished_for = sorted(seat for seat in table.away if seat != mover)
+        if table.last_record_id is None:
+            await self._limit_pairs(table)  # (once: a record saved again was counted)
         rated = self._rated_match(table)
         try:
             record_id = await self.store.records.save(table.code, number, record,
@@ -289,11 +303,13 @@ class TablePlay:
     @staticmethod
     def _rated_match(table: Table) -> RatedMatch | None:
         """What rates a rated table's finished match: every human seat counts for its
-        account (also when the computer finished the match for it), every computer seat
-        plays at its level's fixed rating. None at a casual table, or when a human seat
-        has no account (nothing is rated then)."""
+        account (also when the computer finished the match for it, but a side that
+        forfeited ranks below every side that stayed), every computer seat plays at its
+        level's fixed rating. None at a casual table, for an unrated match (aborted, or
+        past the same-pair limit), or when a human seat has no account."""
         match = table.match
-        if not table.config.rated or match is None or match.winner is None:
+        if (not table.config.rated or match is None or match.winner is None
+                or table.unrated is not None):
             return None
         players: list[str] = []
         for seat in range(table.rules.players):
@@ -306,8 +322,9 @@ class TablePlay:
                 players.append(user_key(account[0]))
             else:
                 players.append(computer_key(table.level_for(seat)))
+        ranks = ranks_with_forfeits(list(match.totals), match.winner, table.forfeited_sides())
         return RatedMatch(table.config.pool, tuple(players), tuple(table.rules.side_of),
-                          tuple(ranks_from_totals(list(match.totals), match.winner)))
+                          tuple(ranks))
 
     async def _rematch(self, table: Table) -> None:
         if table.match is None or not table.match.is_over:
@@ -325,6 +342,98 @@ class TablePlay:
                               f"the rematch could not be saved: {error}") from None
         table.rematch(seed)
 
+    async def _rated_rematch(self, table: Table, seat: int) -> None:
+        """A rematch at a rated table: the seat's ask is kept; the rematch starts when
+        every human seat has asked while every one is connected. A seat with no
+        connection means a player has left: the asker is sent back to seeking."""
+        if table.match is None or not table.match.is_over:
+            raise IntentError("not_over", "the match is not over yet")
+        gone = [s for s in table.human_seats() if table.connections[s] == 0]
+        if gone:
+            raise IntentError("seek_again", "a player has left this rated table: a rated "
+                              "rematch needs every player here, so seek a new game")
+        table.rematch_asks.add(seat)
+        if all(s in table.rematch_asks for s in table.human_seats()):
+            await self._rematch(table)
+            await self.rated_start(table)
+
+    # -- conduct in rated play ---------------------------------------------------------
+
+    async def rated_start(self, table: Table) -> None:
+        """A rated table's match started: past the same-pair limit it is unrated (told
+        in the state, stored, and flagged for moderators)."""
+        try:
+            await self._limit_pairs(table)
+        except Exception:
+            log.exception("the same-pair limit of table %s could not be checked", table.code)
+
+    async def _limit_pairs(self, table: Table) -> None:
+        """Make the current match unrated when two of its accounts had
+        ``same_pair_limit`` rated results together in its pool lately (and flag it)."""
+        limit = self.settings.same_pair_limit
+        if not table.config.rated or table.unrated is not None or limit <= 0:
+            return
+        accounts = sorted({account[0] for seat, account in enumerate(table.accounts)
+                           if account is not None and table.is_human(seat)})
+        since = int((time.time() - self.settings.conduct_window) * 1000)
+        for index, first in enumerate(accounts):
+            for second in accounts[index + 1:]:
+                results = await self.store.conduct.pair_results(first, second,
+                                                                table.config.pool, since)
+                if results < limit:
+                    continue
+                table.unrated = "same_pair"
+                await self._store_conduct(table)
+                await self.store.flags.raise_flag(
+                    "same_pair", first, second, table_code=table.code,
+                    details={"pool": table.config.pool, "results": results,
+                             "limit": limit, "match": table.match_number})
+                return
+
+    def _left(self, table: Table, seat: int) -> None:
+        """A human seat was marked away (gone, or out of time): in a rated match it
+        aborts or forfeits (:meth:`Table.leave`); everyone is told, and it is stored."""
+        kind = table.leave(seat)
+        if kind is None:
+            return
+        culprits = [seat]
+        if kind == "abort":  # every other seat that never played nor is here is gone too
+            culprits += [s for s in table.human_seats() if s != seat
+                         and s not in table.played and table.connections[s] == 0]
+        self.sockets.broadcast(table, encode({
+            "type": "notice", "code": f"conduct_{'aborted' if kind == 'abort' else 'forfeit'}",
+            "seat": seat,
+            "message": ("a player left before their first play: this match is not rated"
+                        if kind == "abort" else "a player left: they forfeit this match")}))
+        self.spawn(self._abandoned(table, kind, culprits, table.match_number))
+
+    async def _store_conduct(self, table: Table) -> None:
+        try:
+            await self.store.conduct.save_table(table.code, table.conduct(),
+                                                epoch=self.epochs.get(table.code))
+        except FencedError:
+            self.lost(table)
+        except StorageError:
+            log.exception("the conduct of table %s could not be stored", table.code)
+
+    async def _abandoned(self, table: Table, kind: str, culprits: list[int],
+                         number: int) -> None:
+        """Store an abort or forfeit: the table's conduct, and an abandon for the account
+        of each seat that caused it (an account reaching ``abandon_flag_at`` abandons
+        is flagged)."""
+        await self._store_conduct(table)
+        since = int((time.time() - self.settings.conduct_window) * 1000)
+        for seat in culprits:
+            account = table.accounts[seat]
+            if account is None:
+                continue
+            try:
+                await self.store.conduct.record_abandon(
+                    account[0], kind if seat == culprits[0] else "abort", table.code,
+                    number, since, flag_at=self.settings.abandon_flag_at)
+            except StorageError:
+                log.exception("the abandon of account %d could not be stored", account[0])
+
     def storage_changed(self, health: StoreHealth) -> None:
         """Storage failed or came back: tell every table; resume play when it is back."""
         paused = None if health.ok else "storage"
@@ -340,6 +449,8 @@ class TablePlay:
         """Something about the table changed: plan its next event, then send every
         connection its view (and every relaying server the views of the seats it
         serves)."""
+        if table.rematch_asks:  # an ask holds only while its player is here
+            table.rematch_asks = {s for s in table.rematch_asks if table.connections[s] > 0}
         self.plan(table)
         self.sockets.send_views(table, self.epochs.get(table.code, 0))
 
@@ -404,12 +515,14 @@ class TablePlay:
         if (self.tables.get(table.code) is table and table.connections[seat] == 0
                 and table.status == "playing"):
             table.away.add(seat)
+            self._left(table, seat)
             self.changed(table)
 
     def _time_out(self, table: Table, seat: int, seq: int) -> None:
         self._next_event.pop(table.code, None)
         if table.seq == seq and table.to_play() == seat and not table.computer_plays(seat):
             table.away.add(seat)
+            self._left(table, seat)
             self.changed(table)
 
     async def _computer_move(self, table: Table, seat: int, seq: int) -> None:

@@ -16,7 +16,11 @@ and closed::
                                   <----  (closed)
 
 Rated seeks need a logged-in session (the ``basra_session`` cookie); guests play casual
-games only. Closing the socket cancels the seek.
+games only. An account that abandoned rated matches too often lately waits before its
+next rated seek (the playban, :mod:`basra.players.conduct`: refused with ``playban``).
+Seeks from one address are kept apart while others wait; a rated table made of two
+seeks from one address is flagged for moderators (``same_address``). Closing the socket
+cancels the seek.
 
 **Many servers** (a shared cluster): one server at a time pairs the seeks of all, the
 holder of the ``~matchmaker`` lease (taken by any server that finds it free or its holder
@@ -42,7 +46,15 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from basra.players.matchmaking import Matchmaker, Pairing, Seek, SeekError, UnknownSeekError
+from basra.players.conduct import playban_seconds, recent
+from basra.players.matchmaking import (
+    Matchmaker,
+    Pairing,
+    Seek,
+    SeekError,
+    UnknownSeekError,
+    same_address,
+)
 from basra.players.names import guest_name
 from basra.players.ratings import new_rating, pool_key
 from basra.rules import RulesError, preset
@@ -52,6 +64,7 @@ from .connections import Account, encode
 from .errors import (
     BadSeekError,
     LoginRequiredError,
+    PlaybanError,
     RatedBanError,
     ServerBusyError,
     refusal_of,
@@ -182,6 +195,7 @@ class Seeking:
                 "name": seek.name, "rating": seek.rating, "variant": seek.variant,
                 "players": seek.players, "rated": seek.rated, "guest": seek.guest,
                 "computer_fill": seek.computer_fill, "avoids": sorted(seek.avoids),
+                "address": seek.address,
                 "waited": seek.waited(self.clock()),
                 "account": self._accounts.get(seek.id)})
         except Exception as error:
@@ -199,7 +213,8 @@ class Seeking:
                         int(args["rating"]), str(args["variant"]), int(args["players"]),
                         bool(args["rated"]), self.clock() - float(args["waited"]),
                         guest=bool(args["guest"]), computer_fill=bool(args["computer_fill"]),
-                        avoids=frozenset(str(p) for p in args.get("avoids") or ()))
+                        avoids=frozenset(str(p) for p in args.get("avoids") or ()),
+                        address=str(args.get("address") or ""))
             if seek.id not in self.matchmaker:
                 self.matchmaker.add(seek)
         except (SeekError, KeyError, TypeError, ValueError) as error:
@@ -250,9 +265,22 @@ class Seeking:
                 self._tell(seek.id, {"type": "error", "code": "server_busy",
                                      "message": f"no table could be made: {error}"})
             return
+        shared = [(a, b) for a, b in itertools.combinations(pairing.seeks, 2)
+                  if same_address(a, b)] if pairing.rated else []
+        accounts = {seek.id: self._accounts.get(seek.id) for seek in pairing.seeks}
         for seek, (seat, token) in zip(pairing.seeks, seated, strict=True):
             self._tell(seek.id, {"type": "paired", "table": table.code, "seat": seat,
                                  "token": token, "url": f"/t/{table.code}"})
+        for first, second in shared:
+            one, other = accounts[first.id], accounts[second.id]
+            try:
+                await self.store.flags.raise_flag(
+                    "same_address", None if one is None else one[0],
+                    None if other is None else other[0], table_code=table.code,
+                    details={"pool": pairing.pool})
+            except Exception:
+                log.exception("the same-address pairing at table %s could not be flagged",
+                              table.code)
 
     def _tell(self, seek_id: str, message: dict[str, Any]) -> None:
         """Send a seek's socket a message, on whichever server holds it."""
@@ -290,6 +318,8 @@ class Seeking:
         if rated and user is None:
             raise LoginRequiredError(
                                "rated games are for players with an account: log in first")
+        if rated and user is not None:
+            await self._check_playban(user.id)
         try:
             pool = pool_key(found.name, players)
         except ValueError as error:
@@ -321,7 +351,8 @@ class Seeking:
         try:
             seek = Seek(seek_id, player, name, rating, found.name, players,
                         rated, self.clock(), guest=user is None, computer_fill=True,
-                        avoids=avoids)
+                        avoids=avoids,
+                        address=websocket.client.host if websocket.client else "")
             if self.pairing_here:
                 self.matchmaker.add(seek)
             else:
@@ -333,16 +364,36 @@ class Seeking:
         self.mine[seek.id] = seek
         return seek, account
 
+    async def _check_playban(self, user_id: int) -> None:
+        """Raise :class:`PlaybanError` while the account's abandons keep it from rated
+        seeks (:func:`basra.players.conduct.playban_seconds`)."""
+        rule = self.hub.settings.playban()
+        if rule.base <= 0:
+            return
+        now = time.time()
+        times = [at / 1000 for at in await self.store.conduct.abandons(
+            user_id, int((now - rule.window) * 1000))]
+        seconds = playban_seconds(times, now, rule)
+        if seconds > 0:
+            count = len(recent(times, now, rule))
+            raise PlaybanError(f"you left {count} rated games in the last "
+                               f"{rule.window / 3600:g} hours: you may seek a rated game "
+                               f"again in {seconds} s (casual games are open)",
+                               seconds, count)
+
     async def serve(self, websocket: WebSocket) -> None:
         """A seek socket, from its accepted handshake to its close."""
         try:
             seek, account = await self._seek_of(websocket)
-        except (BadSeekError, LoginRequiredError, RatedBanError) as error:
+        except (BadSeekError, LoginRequiredError, PlaybanError, RatedBanError) as error:
             refused = refusal_of(error)
             assert refused is not None
-            await websocket.send_text(encode({"type": "error", "code": refused.code,
-                                              "message": refused.message,
-                                              "params": refused.params}))
+            answer: dict[str, Any] = {"type": "error", "code": refused.code,
+                                      "message": refused.message,
+                                      "params": refused.params}
+            if refused.retry_after is not None:
+                answer["retry_after"] = refused.retry_after
+            await websocket.send_text(encode(answer))
             await websocket.close(refused.close)
             return
         outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()

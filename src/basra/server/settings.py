@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from basra.players.conduct import PlaybanRule
+
 __all__ = ["CHAT_KEPT", "CHAT_LIMIT", "HubSettings"]
 
 CHAT_LIMIT = (5, 10.0)
@@ -46,3 +48,22 @@ class HubSettings:
     puzzle_floor: int = 1600  # basra.store.analysis.PUZZLE_RATING_FLOOR
     """Puzzles mined from a match join the public set at once only when it was rated and
     every human player was rated at least this much; others wait for a moderator."""
+    same_pair_limit: int = 3
+    """Most rated results between the same two accounts in one pool within
+    ``conduct_window`` seconds; a match past it is unrated and flagged for moderators
+    (0: no limit)."""
+    conduct_window: float = 24 * 3600.0
+    """Seconds over which abandons (playban) and same-pair results are counted."""
+    playban_base: float = 300.0
+    """The wait before the next rated seek that a second abandon within
+    ``conduct_window`` earns; doubled for each further one (0: no playbans)."""
+    playban_cap: float = 24 * 3600.0
+    """The longest playban wait, in seconds."""
+    abandon_flag_at: int = 3
+    """Abandons within ``conduct_window`` at which an account is flagged for moderators
+    (0: never)."""
+
+    def playban(self) -> PlaybanRule:
+        """The playban rule these settings give (:mod:`basra.players.conduct`)."""
+        return PlaybanRule(window=self.conduct_window, base=self.playban_base,
+                           cap=self.playban_cap)

@@ -210,6 +210,17 @@ class Table:
         self.last_record_id: int | None = None
         self.load_seconds: tuple[float, float, float] | None = None
         """How long loading it from the database took (claim, read, rebuild), if it was."""
+        self.played: set[int] = set()
+        """Human seats that made a play of their own in the current match."""
+        self.forfeits: list[int] = []
+        """Seats that forfeited the current rated match, the first to go first."""
+        self.aborted_by: int | None = None
+        """The seat whose absence before its first play aborted the rated match."""
+        self.unrated: str | None = None
+        """Why the current match of a rated table counts for nobody: ``aborted`` or
+        ``same_pair`` (see :mod:`basra.players.conduct`); None while it counts."""
+        self.rematch_asks: set[int] = set()
+        """Human seats that asked for a rematch of a finished rated match."""
 
     # -- seats -------------------------------------------------------------------------
 
@@ -294,12 +305,14 @@ class Table:
         """Deal the first deal of the current match."""
         self.match = Match(self.rules, seed=self.seed, variant=self.config.variant)
 
-    def restore(self, moves: list[int]) -> None:
-        """Rebuild the current match from its stored moves."""
+    def restore(self, moves: list[int], movers: list[int | None] | None = None) -> None:
+        """Rebuild the current match from its stored moves (and who made each: the
+        human seat that played it itself, or None)."""
         if self.ready():
             self.start()
-        for move in moves:
-            self.apply(move)
+        movers = movers or []
+        for index, move in enumerate(moves):
+            self.apply(move, movers[index] if index < len(movers) else None)
 
     # -- play --------------------------------------------------------------------------
 
@@ -357,13 +370,61 @@ class Table:
         raise IntentError("illegal",
                           f"{CARD_NAMES[card]} cannot take {taken}: not a legal capture")
 
-    def apply(self, move: int) -> Play:
-        """Play a (legal) move for the seat to play."""
+    def apply(self, move: int, by_seat: int | None = None) -> Play:
+        """Play a (legal) move for the seat to play; ``by_seat`` is the human seat that
+        made it itself (None: the computer chose it)."""
         if self.match is None:
             raise IntentError("waiting", "the match has not started")
         made = self.match.play(move)
         self.moves.append(move)
+        if by_seat is not None:
+            self.played.add(by_seat)
         return made
+
+    # -- conduct in rated play ---------------------------------------------------------
+
+    def leave(self, seat: int) -> str | None:
+        """A human seat of a running rated match is gone past the grace period: it
+        ``abort``-s the match (no play of its own yet: unrated for everyone) or
+        ``forfeit``-s it (its side ranks last); None when nothing is at stake (a casual
+        or unrated match, a seat that forfeited already, or, in a match of two sides,
+        a side whose opponents forfeited first). See :mod:`basra.players.conduct`."""
+        if (not self.config.rated or self.status != "playing" or not self.is_human(seat)
+                or self.unrated is not None):
+            return None
+        if seat not in self.played:
+            self.unrated = "aborted"
+            self.aborted_by = seat
+            return "abort"
+        side_of = self.rules.side_of
+        if seat in self.forfeits or any(side_of[s] == side_of[seat] for s in self.forfeits):
+            return None
+        if self.rules.sides == 2 and self.forfeits:
+            return None
+        self.forfeits.append(seat)
+        return "forfeit"
+
+    def forfeited_sides(self) -> list[int]:
+        """The sides that forfeited, in the order they went."""
+        return list(dict.fromkeys(self.rules.side_of[seat] for seat in self.forfeits))
+
+    def conduct(self) -> dict[str, Any] | None:
+        """The current match's conduct as stored (``basra_tables.conduct``), or None when
+        nothing happened."""
+        if not self.forfeits and self.unrated is None:
+            return None
+        return {"match": self.match_number, "forfeits": list(self.forfeits),
+                "aborted_by": self.aborted_by, "unrated": self.unrated}
+
+    def load_conduct(self, stored: dict[str, Any] | None) -> None:
+        """Take the stored conduct back (that of an earlier match is ignored)."""
+        if not stored or stored.get("match") != self.match_number:
+            return
+        self.forfeits = [int(seat) for seat in stored.get("forfeits") or []]
+        aborted = stored.get("aborted_by")
+        self.aborted_by = None if aborted is None else int(aborted)
+        unrated = stored.get("unrated")
+        self.unrated = None if unrated is None else str(unrated)
 
     def record(self) -> dict[str, Any]:
         """The current match as a ``basra-record/1`` document."""
@@ -385,6 +446,11 @@ class Table:
         self.moves = []
         self.away.clear()
         self.rating_changes = None
+        self.played = set()
+        self.forfeits = []
+        self.aborted_by = None
+        self.unrated = None
+        self.rematch_asks = set()
         self.start()
 
 

@@ -20,7 +20,7 @@ from basra.state import layout_seats, move_text
 
 from .table import Table
 
-__all__ = ["deal_score_view", "seat_list", "state_message", "table_info"]
+__all__ = ["conduct_view", "deal_score_view", "seat_list", "state_message", "table_info"]
 
 
 def seat_list(table: Table) -> list[dict[str, Any]]:
@@ -38,6 +38,14 @@ def seat_list(table: Table) -> list[dict[str, Any]]:
         }
         for seat, config in enumerate(table.config.seats)
     ]
+
+
+def conduct_view(table: Table) -> dict[str, Any]:
+    """A rated table's conduct in its current match: why it is unrated (``aborted``,
+    ``same_pair`` or None), the seat whose absence aborted it, the seats that forfeited
+    (first to go first) and the seats that asked for a rematch."""
+    return {"unrated": table.unrated, "aborted_by": table.aborted_by,
+            "forfeits": list(table.forfeits), "rematch_asks": sorted(table.rematch_asks)}
 
 
 def _account_name(table: Table, seat: int) -> str | None:
@@ -166,6 +174,8 @@ def state_message(table: Table, seat: int | None,
         "rated": table.config.rated,
         "chat": {"free_text": table.free_text, "consent": sorted(table.chat_consent)},
     }
+    if table.config.rated:
+        message["conduct"] = conduct_view(table)
     if match is None:
         return message
     view = observe(match, 0 if seat is None else seat)

@@ -12,6 +12,7 @@ per capability, each in its own module:
 ``store.analysis``   analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
 ``store.flags``      what the server flags for moderators (:mod:`.flags`)
 ``store.moderation`` moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
+``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -34,6 +35,7 @@ from sqlalchemy.pool import StaticPool
 
 from .accounts import Accounts
 from .analysis import Analyses
+from .conduct import Conduct
 from .flags import Flags
 from .moderation import Moderation
 from .ratings import Ratings
@@ -111,6 +113,7 @@ class Store:
         self.analysis = Analyses(self.writer)
         self.flags = Flags(self.writer)
         self.moderation = Moderation(self.writer)
+        self.conduct = Conduct(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

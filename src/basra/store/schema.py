@@ -25,6 +25,7 @@ basra_flags           one per thing the server flagged for a moderator
 basra_moderators      one per moderator; basra_reports one per player's report;
 basra_blocks          one per block; basra_sanctions one per mute, ban, closing;
 basra_audit           one per moderator's action
+basra_abandons        one per rated match an account aborted or forfeited (the playban)
 =============  ================================================================
 """
 
@@ -44,12 +45,14 @@ from sqlalchemy import (
 )
 
 __all__ = [
+    "ABANDON_KINDS",
     "FLAG_KINDS",
     "FLAG_STATUSES",
     "MINED_PUZZLE_STATUSES",
     "REPORT_STATUSES",
     "SANCTION_KINDS",
     "TABLE_STATUSES",
+    "abandons_table",
     "analyses_table",
     "audit_table",
     "blocks_table",
@@ -91,8 +94,12 @@ tables_table = Table(
     Column("status", String(16), nullable=False, server_default="playing"),
     Column("opened_at", BigInteger, nullable=True),
     Column("owner_epoch", BigInteger, nullable=False, server_default="0"),
+    Column("conduct", Text, nullable=True),
     Index("ix_basra_tables_status_updated", "status", "updated_at"),
 )
+"""``conduct`` (migration 0008) is the current match's conduct in rated play as JSON:
+its number, the seats that forfeited (first to go first), the seat whose absence aborted
+it, and why it is unrated; NULL while nothing happened."""
 
 seats_table = Table(
     "basra_seats", metadata,
@@ -110,8 +117,11 @@ moves_table = Table(
     Column("match_number", Integer, primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("move", BigInteger, nullable=False),
+    Column("by_seat", Integer, nullable=True),
 )
-"""A move is ``card | captured << 6``: up to 58 bits, so the column is 64-bit."""
+"""A move is ``card | captured << 6``: up to 58 bits, so the column is 64-bit.
+``by_seat`` (migration 0008) is the human seat that made the move itself; NULL when the
+computer chose it (for a computer seat or a player gone away)."""
 
 records_table = Table(
     "basra_records", metadata,
@@ -271,6 +281,26 @@ flags_table = Table(
 """Something for a moderator to look at, raised by the server itself (never by a player):
 ``kind`` from :data:`FLAG_KINDS`, the accounts it concerns, the record or table it came
 from, and ``details`` (JSON) that say more."""
+
+
+ABANDON_KINDS = ("abort", "forfeit")
+"""``basra_abandons.kind``: a rated match aborted because the account never made its first
+play, or forfeited by leaving it after."""
+
+abandons_table = Table(
+    "basra_abandons", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("basra_users.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("table_code", String(32), nullable=False),
+    Column("match_number", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_abandons_user", "user_id", "created_at"),
+    Index("ux_basra_abandons_match", "table_code", "match_number", "user_id", unique=True),
+)
+"""A rated match an account abandoned (``kind`` from :data:`ABANDON_KINDS`): once per
+account and match. The playban counts them (``basra.players.conduct``)."""
 
 
 # -- account security (migration 0009) ---------------------------------------------------

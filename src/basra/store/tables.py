@@ -40,6 +40,11 @@ class SavedTable:
     """Seats taken by a logged-in player: seat -> (account id, account name)."""
     records: list[tuple[int, int]] = field(default_factory=list)
     """The table's stored records: (record id, match number), oldest first."""
+    movers: list[int | None] = field(default_factory=list)
+    """Who made each move of :attr:`moves`: the human seat that played it itself, or None
+    (the computer)."""
+    conduct: dict[str, Any] | None = None
+    """The current match's conduct in rated play (``basra_tables.conduct``), if any."""
 
 
 def _status(code: str, status: str) -> Any:
@@ -85,9 +90,10 @@ class Tables:
         await self._writer.commit(statements(queries, code, epoch))
 
     async def add_move(self, code: str, match_number: int, index: int, move: int,
-                       epoch: int | None = None) -> None:
-        """The move number ``index`` (from 0) of a table's current match."""
-        await self._writer.commit(MoveRow(code, match_number, index, move, epoch))
+                       epoch: int | None = None, by_seat: int | None = None) -> None:
+        """The move number ``index`` (from 0) of a table's current match; ``by_seat`` is
+        the human seat that made it itself (None: the computer chose it)."""
+        await self._writer.commit(MoveRow(code, match_number, index, move, epoch, by_seat))
 
     async def claim(self, code: str) -> int | None:
         """Take a stored table over (servers sharing a database): raise its owner epoch
@@ -110,11 +116,12 @@ class Tables:
 
     async def start_match(self, code: str, match_number: int, seed: int,
                           epoch: int | None = None) -> None:
-        """A rematch: the new match's number and seed; the old match's moves go."""
+        """A rematch: the new match's number and seed; the old match's moves and
+        conduct go."""
         await self._writer.commit(statements([
             update(tables_table).where(tables_table.c.code == code).values(
                 seed=seed, match_number=match_number, updated_at=now_ms(),
-                status="playing"),
+                status="playing", conduct=None),
             delete(moves_table).where(moves_table.c.code == code),
         ], code, epoch))
 
@@ -165,7 +172,8 @@ class Tables:
                 for row in rows.all():
                     saved[row.code] = SavedTable(
                         row.code, json.loads(row.config), row.seed, row.match_number,
-                        status=row.status, opened=row.opened_at is not None)
+                        status=row.status, opened=row.opened_at is not None,
+                        conduct=json.loads(row.conduct) if row.conduct else None)
                 seats = await conn.execute(
                     select(seats_table, users_table.c.name.label("account"))
                     .select_from(seats_table.outerjoin(
@@ -183,6 +191,7 @@ class Tables:
                     table = saved[row.code]
                     if row.match_number == table.match_number:
                         table.moves.append(row.move)
+                        table.movers.append(row.by_seat)
                 records = await conn.execute(
                     select(records_table.c.id, records_table.c.code,
                            records_table.c.match_number)

@@ -113,6 +113,8 @@ class MoveRow(NamedTuple):
     move: int
     epoch: int | None = None
     """The writer's owner epoch of the table (servers sharing a database), or None."""
+    by_seat: int | None = None
+    """The human seat that made the move itself; None when the computer chose it."""
 
 
 Work = Callable[[Connection], Any]
@@ -143,7 +145,7 @@ def _apply(conn: Connection, changes: list[_Change], touch: Collection[str] = ()
             if work.epoch is not None:
                 fenced.add((work.code, work.epoch))
             rows.append({"code": work.code, "match_number": work.match_number,
-                         "idx": work.idx, "move": work.move})
+                         "idx": work.idx, "move": work.move, "by_seat": work.by_seat})
             continue
         if rows:
             conn.execute(_MOVES_INSERT, rows)

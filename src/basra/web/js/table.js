@@ -306,6 +306,7 @@ function render(previous) {
 
   showTitle(state.table);
   $("rated-badge").hidden = !isRated();
+  renderConduct(newMatch ? null : previous);
   renderChat(state);
   $("paused").hidden = state.paused !== "storage";
   renderScores();
@@ -802,6 +803,34 @@ function renderPanels() {
     }
     $("rematch").hidden = !seated;
   }
+}
+
+/** A rated match's conduct in words: why it is not rated, who forfeited it. */
+function conductLines(from) {
+  const conduct = from?.conduct;
+  if (!conduct) return [];
+  const lines = [];
+  if (conduct.unrated === "aborted") lines.push(t("conduct_aborted", { name: seatName(conduct.aborted_by) }));
+  else if (conduct.unrated === "same_pair") lines.push(t("conduct_same_pair"));
+  for (const seat of conduct.forfeits ?? []) lines.push(t("conduct_forfeit", { name: seatName(seat) }));
+  return lines;
+}
+
+/**
+ * The conduct note of a rated table (in the result panel): an abort, forfeits, who asked
+ * for a rematch. What changed since `previous` is announced as it happens.
+ */
+function renderConduct(previous) {
+  const lines = conductLines(state);
+  if (previous) {
+    const before = conductLines(previous);
+    for (const line of lines) if (!before.includes(line)) banner(line, "notice");
+  }
+  const asks = state.conduct?.rematch_asks ?? [];
+  if (asks.includes(mySeat())) lines.push(t("conduct_rematch_waiting"));
+  else if (asks.length) lines.push(t("conduct_rematch_asked", { name: asks.map(seatName).join(t("list_comma")) }));
+  $("conduct-note").textContent = lines.join(" ");
+  $("conduct-note").hidden = !lines.length;
 }
 
 /** The rated result: each seat's rating before and after the match. */
