@@ -8,7 +8,10 @@
 #                 test session starts (tests/conftest.py);
 #   redis-server, nginx
 #                 the tests of many servers (tests/web/test_cluster.py) start their own
-#                 Redis and nginx balancer on loopback ports (tests/support/services.py).
+#                 Redis and nginx balancer on loopback ports (tests/support/services.py);
+#   libicu-dev, pkg-config, g++
+#                 PyICU (the confusable skeletons of account names) builds against the
+#                 system's ICU when pip installs the package.
 # Uses sudo when not root. Usage: sh tests/system-packages.sh
 set -eu
 
@@ -18,6 +21,8 @@ python3 -c "import ensurepip" 2>/dev/null || missing="$missing python3-venv"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+pkg-config --exists icu-uc 2>/dev/null || missing="$missing libicu-dev pkg-config"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 [ -n "$missing" ] || exit 0
 
 sudo=""

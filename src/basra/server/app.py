@@ -7,6 +7,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     tables_api.py     tables, seats and the table and seek sockets
     records_api.py    records and replays
     accounts_api.py   sign up, log in, log out, who is logged in
+    sessions_api.py   your account: sessions, change of password
     players_api.py    players' pages and the leaderboards
     analysis_api.py   analyses, puzzles and hints
     health_api.py     /healthz and /readyz
@@ -32,6 +33,7 @@ from . import (
     pages,
     players_api,
     records_api,
+    sessions_api,
     tables_api,
 )
 from .accounts_api import Accounts, AccountSettings
@@ -103,7 +105,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api):
+                   analysis_api, sessions_api):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

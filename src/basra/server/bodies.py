@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import BadRequestError
 
-__all__ = ["MAX_BODY", "AccountBody", "AnswerBody", "JoinBody", "NewTableBody", "QuickBody",
-           "SeatBody", "openapi_body", "read_body", "read_json"]
+__all__ = ["MAX_BODY", "AccountBody", "AnswerBody", "EndSessionsBody", "JoinBody",
+           "NewTableBody", "PasswordBody", "QuickBody", "SeatBody", "openapi_body", "read_body",
+           "read_json"]
 
 MAX_BODY = 1_000_000
 """Largest request body read (an uploaded record), in bytes."""
@@ -80,6 +81,21 @@ class AccountBody(_Body):
 
     name: Any = _field(_TEXT, "The account's name.")
     password: Any = _field(_TEXT, "The account's password.")
+
+
+class PasswordBody(_Body):
+    """``POST /api/account/password``: a new password, with the current one."""
+
+    current: Any = _field(_TEXT, "The account's password now.")
+    new: Any = _field(_TEXT, "The new password.")
+
+
+class EndSessionsBody(_Body):
+    """``POST /api/account/sessions/end``: end one session (``id``) or every other one
+    (``others``: true)."""
+
+    id: Any = _field(_TEXT, "The id of the session to end, from the list of sessions.")
+    others: Any = _field({"type": "boolean"}, "End every session but this one.", False)
 
 
 class AnswerBody(_Body):

@@ -11,6 +11,7 @@ per capability, each in its own module:
 ``store.accounts``   accounts, sessions and wrong passwords (:mod:`.accounts`)
 ``store.analysis``   analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
 ``store.flags``      what the server flags for moderators (:mod:`.flags`)
+``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -34,6 +35,7 @@ from sqlalchemy.pool import StaticPool
 from .accounts import Accounts
 from .analysis import Analyses
 from .flags import Flags
+from .logins import Logins
 from .ratings import Ratings
 from .records import Records
 from .sqlite import reader_pragmas, writer_pragmas
@@ -108,6 +110,7 @@ class Store:
         self.accounts = Accounts(self.writer)
         self.analysis = Analyses(self.writer)
         self.flags = Flags(self.writer)
+        self.logins = Logins(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:
