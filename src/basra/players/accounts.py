@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NAME_LENGTH",
     "PASSWORD_LENGTH",
+    "RESERVED_WHY",
     "SESSION_SECONDS",
     "AccountError",
     "BadNameError",
@@ -75,6 +76,8 @@ __all__ = [
     "check_password",
     "name_key",
     "new_token",
+    "reserved_as",
+    "skeleton",
     "token_hash",
 ]
 
@@ -111,16 +114,46 @@ def _catalog_words(key: str) -> tuple[str, ...]:
 
 
 @functools.cache
-def _reserved() -> tuple[frozenset[str], tuple[str, ...], frozenset[str]]:
-    """The keys of the names kept for the computer, the prefixes kept for it, and the
-    keys of the names kept for guests."""
+def _reserved() -> tuple[frozenset[str], tuple[str, ...], frozenset[str], frozenset[str]]:
+    """The stems of the names kept for the computer, the prefixes kept for it, the
+    stems of the names kept for guests and of the staff's words."""
     computer = (*COMPUTER_NAMES, *BOT_LEVELS, "bot",
                 *(word for key in _COMPUTER_KEYS for word in _catalog_words(key)))
     prefixes = (*_COMPUTER_PREFIXES, *_catalog_words("computer"))
     guests = ("guest", *_catalog_words("guest_n"))
     return (frozenset(_stem(name_key(word)) for word in computer),
             tuple(_stem(name_key(word)) for word in prefixes),
-            frozenset(_stem(name_key(word)) for word in guests))
+            frozenset(_stem(name_key(word)) for word in guests),
+            frozenset(_stem(name_key(word)) for word in _STAFF_WORDS))
+
+
+RESERVED_WHY = {
+    "computer_prefix": "is kept for the computer players",
+    "computer": "is a computer player's name",
+    "guest": "is how the server names guests",
+    "staff": "is reserved",
+}
+"""Why a name is kept (:func:`reserved_as`), as the messages say it."""
+
+
+def reserved_as(name: str) -> str | None:
+    """What a name passes for, if it passes for a name the server keeps: a key of
+    :data:`RESERVED_WHY`; None for a name anyone may take. Its letters are compared
+    by their confusable skeletons, once with its digits read as letters (``Gu3st``)
+    and once without them (``Nadia-1``).
+
+    >>> reserved_as("Kar1m"), reserved_as("ᴄomputer_9"), reserved_as("Amira")
+    ('computer', 'computer_prefix', None)
+    """
+    letters = "".join(ch for ch in unicodedata.normalize("NFKC", name) if ch.isalpha())
+    stems = {_stem(name_key(name)), _stem(name_key(letters)) if letters else ""} - {""}
+    computer, prefixes, guests, staff = _reserved()
+    for why, found in (("computer_prefix", any(stem.startswith(prefixes) for stem in stems)),
+                       ("computer", bool(stems & computer)), ("guest", bool(stems & guests)),
+                       ("staff", bool(stems & staff))):
+        if found:
+            return why
+    return None
 
 
 
@@ -158,7 +191,7 @@ class WeakPasswordError(BadPasswordError):
 WEAKEST_SCORE = 2
 """The lowest ``zxcvbn`` score (0 to 4) a password may have: 2 is "somewhat guessable",
 some 10^8 guesses; 0 and 1 are the common passwords, single words and runs."""
-_ESTIMATED = 100
+_ESTIMATED = 72
 """The characters of a password the estimator reads (it is slow on long text; a longer
 password is no weaker for what follows)."""
 _HINTS = (
@@ -245,18 +278,11 @@ def check_name(name: object) -> str:
         if not _allowed(ch):
             raise BadNameError(f"the name {name!r} has {_shown(ch)}; a name has only letters "
                                "(Latin or Arabic), digits, _ and -")
-    stem = _stem(name_key(name))
-    if not stem:
+    if not any(ch.isalpha() for ch in name):
         raise BadNameError(f"the name {name!r} has no letter; a name needs at least one")
-    computer, prefixes, guests = _reserved()
-    if stem.startswith(prefixes):
-        raise BadNameError(f"the name {name!r} is kept for the computer players")
-    if stem in computer:
-        raise BadNameError(f"the name {name!r} is a computer player's name")
-    if stem in guests:
-        raise BadNameError(f"the name {name!r} is how the server names guests")
-    if stem in _STAFF_WORDS:
-        raise BadNameError(f"the name {name!r} is reserved")
+    why = reserved_as(name)
+    if why is not None:
+        raise BadNameError(f"the name {name!r} {RESERVED_WHY[why]}")
     return name
 
 
