@@ -49,7 +49,14 @@ from basra.rules import RulesError, preset
 from basra.store import Store
 
 from .connections import Account, encode
-from .errors import BadSeekError, LoginRequiredError, ServerBusyError, refusal_of
+from .display_names import check_display_name
+from .errors import (
+    BadSeekError,
+    DisplayNameTakenError,
+    LoginRequiredError,
+    ServerBusyError,
+    refusal_of,
+)
 from .hub import Hub
 from .sessions import request_account
 from .table import ConfigError, SeatConfig, TableConfig, clean_name
@@ -275,7 +282,7 @@ class Seeking:
         except RulesError as error:
             raise BadSeekError(str(error)) from None
         players_text = query.get("players") or str(found.players[0])
-        if not players_text.isdigit() or len(players_text) > 1:
+        if len(players_text) != 1 or players_text not in "0123456789":
             raise BadSeekError(f"players must be a number, not {players_text!r}")
         players = int(players_text)
         rated = _query_flag(query.get("rated"))
@@ -293,6 +300,7 @@ class Seeking:
             name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
         else:
             rating = new_rating().display
+            await check_display_name(self.store, query.get("name"), None)
             try:
                 name = clean_name(query.get("name"), guest_name(next(self._guests) - 1))
             except ConfigError as error:
@@ -317,7 +325,7 @@ class Seeking:
         """A seek socket, from its accepted handshake to its close."""
         try:
             seek, account = await self._seek_of(websocket)
-        except (BadSeekError, LoginRequiredError) as error:
+        except (BadSeekError, LoginRequiredError, DisplayNameTakenError) as error:
             refused = refusal_of(error)
             assert refused is not None
             await websocket.send_text(encode({"type": "error", "code": refused.code,
