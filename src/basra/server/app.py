@@ -45,7 +45,7 @@ from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
 from .pages import web_root
 from .ratelimit import DEFAULT_LIMITS, RateLimits
-from .security import EdgeChecks
+from .security import AllowedHosts, EdgeChecks
 from .seeking import Seeking, SeekSettings
 from .settings import HubSettings
 
@@ -57,7 +57,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
                seeking: SeekSettings | None = None, cluster: Cluster | None = None,
-               collector: Collector | None = None, **settings: Any) -> FastAPI:
+               collector: Collector | None = None, allowed_hosts: Sequence[str] | None = None,
+               **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
@@ -68,11 +69,13 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     shares its tables with (:class:`basra.server.cluster.RedisCluster`; alone by
     default); ``collector`` when the process collects its garbage
     (:class:`basra.server.collector.Collector`, which ``basra serve`` gives; Python's
-    defaults without)."""
+    defaults without); ``allowed_hosts`` the ``Host`` names it answers
+    (:func:`basra.server.security.allowed_hosts`; any without)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
     seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock)
+    analyses = Analyses(store, hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -84,6 +87,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         try:
             yield
         finally:
+            analyses.close()
             await seeks.stop()
             await hub.stop()
             await store.close()
@@ -100,8 +104,10 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.accounts = Accounts(account_settings, allow_origins=allow_origins,
                                   rate_limits=rate_limits,
                                   rate_limit_storage=rate_limit_storage)
-    app.state.analyses = Analyses(store, hub)
+    app.state.analyses = analyses
     app.state.collector = collector
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
