@@ -64,6 +64,7 @@ PAGES = {
     "leaderboard": Page("leaderboard.html", "leaderboard", ("info",), "leaderboard"),
     "help": Page("help.html", "help", ("info",), "help"),
     "puzzles": Page("puzzles.html", "puzzles", ("table", "puzzles"), "puzzles_title"),
+    "account": Page("account.html", "account_page", ("info",), "account_title"),
 }
 
 
@@ -148,6 +149,11 @@ async def help_page(request: Request) -> Response:
 @router.get("/puzzles")
 async def puzzles_page(request: Request) -> Response:
     return render(request, "puzzles", "/puzzles")
+
+
+@router.get("/account")
+async def account_page(request: Request) -> Response:
+    return render(request, "account")
 
 
 @router.get("/replay")
