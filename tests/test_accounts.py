@@ -21,11 +21,11 @@ from basra.players.accounts import (
     Passwords,
     WeakPasswordError,
     address_group,
-    reserved_as,
     check_name,
     check_password,
     name_key,
     new_token,
+    reserved_as,
     token_hash,
 )
 from basra.players.names import COMPUTER_NAMES

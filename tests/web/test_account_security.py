@@ -252,6 +252,29 @@ def test_a_malformed_seek_and_deep_json_get_a_clear_refusal(server: Server) -> N
 # Workers and hosts
 
 
+def _hint(server: Server, client: Client) -> dict[str, Any]:
+    """A hint at a new quick table, its seat's socket open (the computer, when it deals
+    first, plays once the seat is there), asked until it is the seat's turn."""
+    seated = client.post("/api/quick", {"name": "Huda"})[1]
+    path = f"/api/tables/{seated['code']}/hint?token={seated['token']}"
+
+    def ask() -> tuple[int, Any]:
+        deadline = time.monotonic() + 60
+        while True:
+            status, hint, _ = client.get(path)
+            if status == 200 or time.monotonic() > deadline:
+                return status, hint
+            time.sleep(0.2)
+
+    async def seated_and_asking() -> tuple[int, Any]:
+        async with connect(f"{server.ws_base}/ws/{seated['code']}?token={seated['token']}"):
+            return await asyncio.to_thread(ask)
+
+    status, hint = asyncio.run(seated_and_asking())
+    assert status == 200 and hint["moves"], hint
+    return dict(hint)
+
+
 def _descendants(pid: int) -> set[int]:
     """Every process below ``pid`` (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -292,16 +315,7 @@ def test_no_worker_survives_sigterm(tmp_path: Path, web_at: Any) -> None:
         client = Client(server)
         record = client.get("/api/records")[1][0]["id"]
         assert client.post(f"/api/records/{record}/analysis")[0] == 202
-        status, seated, _ = client.post("/api/quick", {"name": "Huda"})
-        assert status == 200
-        deadline = time.monotonic() + 60
-        while True:
-            status, hint, _ = client.get(f"/api/tables/{seated['code']}/hint?"
-                                         f"token={seated['token']}")
-            if status == 200 or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        assert status == 200 and hint["moves"], hint
+        _hint(server, client)
         workers = _descendants(server.process.pid)
         assert len(workers) >= 2, workers  # the analysis's and the hint's at least
         server.process.send_signal(signal.SIGTERM)
@@ -317,13 +331,7 @@ def test_no_worker_survives_sigterm(tmp_path: Path, web_at: Any) -> None:
 def test_workers_leave_when_the_server_is_killed(tmp_path: Path) -> None:
     with Server(sqlite_url(tmp_path / "basra.db"), tmp_path, "--bot-delay", "0") as server:
         server.wait()
-        client = Client(server)
-        seated = client.post("/api/quick", {"name": "Huda"})[1]
-        deadline = time.monotonic() + 60
-        while client.get(f"/api/tables/{seated['code']}/hint?token={seated['token']}"
-                         )[0] != 200:
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
+        _hint(server, Client(server))
         workers = _descendants(server.process.pid)
         assert workers
         server.kill()
