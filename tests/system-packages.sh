@@ -8,16 +8,26 @@
 #                 test session starts (tests/conftest.py);
 #   redis-server, nginx
 #                 the tests of many servers (tests/web/test_cluster.py) start their own
-#                 Redis and nginx balancer on loopback ports (tests/support/services.py).
-# Uses sudo when not root. Usage: sh tests/system-packages.sh
+#                 Redis and nginx balancer on loopback ports (tests/support/services.py);
+#   libicu-dev, pkg-config, g++, python3-dev
+#                 PyICU (the confusable skeletons of account names) builds against the
+#                 system's ICU when pip installs the package.
+# With `app`, only what installing and serving the app needs (python3-venv and PyICU's).
+# Uses sudo when not root. Usage: sh tests/system-packages.sh [app]
 set -eu
 
 missing=""
 python3 -c "import ensurepip" 2>/dev/null || missing="$missing python3-venv"
-[ -x "${BASRA_CHROMIUM:-/usr/bin/chromium}" ] || missing="$missing chromium"
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
-command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+pkg-config --exists icu-uc 2>/dev/null || missing="$missing libicu-dev pkg-config"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
+python3 -c "import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
+  || missing="$missing python3-dev"
+if [ "${1:-}" != "app" ]; then
+  [ -x "${BASRA_CHROMIUM:-/usr/bin/chromium}" ] || missing="$missing chromium"
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
+  command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+fi
 [ -n "$missing" ] || exit 0
 
 sudo=""

@@ -71,7 +71,7 @@ def test_basra_admin_moderates_from_the_command_line(tmp_path: Path) -> None:
     assert "grant_moderator Amira" in lines[4]
 
     async def check(store: Store) -> dict[str, Any]:
-        basil = await store.accounts.find("basil")
+        basil = await store.accounts.find(name_key("basil"))
         assert basil is not None
         now = 2**45
         held = {s.kind: s for s in await store.moderation.sanctions(basil.id, 1)}

@@ -397,7 +397,8 @@ def test_wrong_passwords_lock_the_name_for_longer_and_longer(start: Callable[...
     assert amira == [
         (401, "wrong name or password", None), (401, "wrong name or password", None),
         (401, "wrong name or password; try again in 30 s", "30"),
-        (429, "too many wrong passwords for this name; try again in 30 s", "30")]
+        (429, "too many wrong passwords for this name from this address; try again in 30 s",
+         "30")]
     assert me(web) is None
     assert attempts("Nobody_here") == amira  # nothing tells which names have accounts
     clock.now += 20

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 
+from basra.players.accounts import name_key
 from basra.server.seeking import SeekSettings
 from basra.store.moderation import OPERATOR
 from basra.store.schema import ratings_table
@@ -37,7 +38,7 @@ def moderator(web: Any, name: str = "Mona") -> str:
     store = web.app.state.store
 
     async def grant() -> None:
-        user = await store.accounts.find(name.lower())
+        user = await store.accounts.find(name_key(name))
         assert user is not None
         await store.moderation.grant(OPERATOR, user.id, user.name, "test")
 
@@ -116,7 +117,7 @@ def test_a_report_reaches_the_moderators_queue_with_the_tables_chat(web: Any) ->
 
 def test_a_guests_seat_is_reported_by_table_seat_and_name(web: Any) -> None:
     amira = web.account("Amira")
-    created = web.new_table(seats=[{"kind": "human"}, {"kind": "human"}], name="Sami")
+    created = web.new_table(seats=[{"kind": "human"}, {"kind": "human"}], name="Samir")
     web.join(created["code"], name="Guesty")
     made = web.http.post("/api/reports", headers=cookie(amira), json={
         "table": created["code"], "seat": 1, "reason": "bad_name"})
@@ -240,7 +241,7 @@ def test_rename_reset_and_close_work_and_are_audited(web: Any) -> None:
     store = web.app.state.store
 
     async def rate() -> None:
-        user = await store.accounts.find("bashir")
+        user = await store.accounts.find(name_key("bashir"))
         async with store.engine.begin() as conn:
             await conn.execute(insert(ratings_table).values(
                 user_id=user.id, pool="egyptian-2", mu=30.0, sigma=3.0, games=12,

@@ -202,7 +202,7 @@ def test_a_rated_table_with_the_computer_counts_for_the_account(
 def test_closing_the_socket_cancels_the_seek(online: Callable[..., Any]) -> None:
     web = online()
     seeking = web.app.state.seeking
-    with web.http.websocket_connect("/ws/seek?name=Sami") as socket:
+    with web.http.websocket_connect("/ws/seek?name=Samir") as socket:
         assert socket.receive_json()["type"] == "waiting"
         assert len(seeking.matchmaker) == 1
     wait_until(lambda: len(seeking.matchmaker) == 0)

@@ -199,7 +199,7 @@ class TerminalGame:
             if answer.lower() in ("quit", "q", "exit"):
                 raise QuitGame
             card: int | None = None
-            if answer.isdigit() and 1 <= int(answer) <= len(hand):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(hand):
                 card = hand[int(answer) - 1]
             else:
                 try:
@@ -226,7 +226,7 @@ class TerminalGame:
             answer = self.ask(f"Which one (1-{len(choices)})? ")
             if answer.lower() in ("quit", "q", "exit"):
                 raise QuitGame
-            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(choices):
                 return choices[int(answer) - 1]
             out.print(f"[red]Choose a number from 1 to {len(choices)}.[/]")
 

@@ -26,6 +26,11 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               help="Another site whose pages may create and join tables and open table "
                    "sockets here, e.g. https://basra.example (repeatable); the server's own "
                    "pages always may.")
+@click.option("--allowed-host", "allowed_host", metavar="HOST", multiple=True,
+              help="A host name (or address) the server answers to in the Host header, "
+                   "e.g. basra.example or *.example.org (repeatable); * answers any. "
+                   "[default: localhost, 127.0.0.1, ::1 and --host] Others get 400, which "
+                   "keeps pages of other names (DNS rebinding) away from the API.")
 @click.option("--create-limit", default=_DEFAULT_LIMITS["create"], show_default=True,
               metavar="RATES", help="New tables (quick games too) per client address, e.g. "
                                     "20/minute;300/day.")
@@ -56,7 +61,8 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
                    "it was rated and every player was rated at least this much; others "
                    "wait for a moderator.")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
-          master_ms: int, allow_origins: tuple[str, ...], create_limit: str, join_limit: str,
+          master_ms: int, allow_origins: tuple[str, ...], allowed_host: tuple[str, ...],
+          create_limit: str, join_limit: str,
           socket_limit: str, signup_limit: str, login_limit: str,
           sockets_per_address: int, max_tables: int, master_workers: int | None,
           redis_url: str | None, server_id: str | None, puzzle_floor: int) -> None:
@@ -73,7 +79,7 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
     from basra.server import create_app
     from basra.server.collector import Collector
     from basra.server.ratelimit import parse_limits
-    from basra.server.security import WebSocketHandshakeProtocol, parse_origin
+    from basra.server.security import WebSocketHandshakeProtocol, allowed_hosts, parse_origin
     from basra.store import StorageError, Store, database_url, default_database_url
 
     try:
@@ -84,6 +90,10 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
         origins = [parse_origin(origin) for origin in allow_origins]
     except ValueError as error:
         raise UserError(f"--allow-origin: {error}") from None
+    try:
+        hosts = allowed_hosts(host, allowed_host)
+    except ValueError as error:
+        raise UserError(f"--allowed-host: {error}") from None
     for option, rates in (("--create-limit", create_limit), ("--join-limit", join_limit),
                           ("--socket-limit", socket_limit), ("--signup-limit", signup_limit),
                           ("--login-limit", login_limit)):
@@ -147,7 +157,7 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                      address_connections=sockets_per_address, max_tables=max_tables,
                      master_workers=master_workers, warm_master=True, cluster=cluster,
                      puzzle_floor=puzzle_floor,
-                     collector=Collector(),
+                     collector=Collector(), allowed_hosts=hosts,
                      rate_limit_storage=redis_url or "memory://")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "

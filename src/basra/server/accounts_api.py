@@ -17,7 +17,8 @@ rest of the API (:mod:`basra.server.errors`), and are never cached. Every
 POST here is refused (403, ``cross_site``) when the browser says it comes from another
 site (``Sec-Fetch-Site``), on top of the Origin rule of :mod:`basra.server.security`.
 Sign-ups and log-ins are rate-limited per address, and wrong passwords lock a name's
-log-ins for longer and longer (:class:`basra.players.accounts.LoginPace`).
+log-ins from the address that sent them for longer and longer, and brake every address
+while the name is under attack (:class:`basra.players.accounts.LoginPace`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from starlette.requests import HTTPConnection
 
 from basra.players.accounts import (
     PASSWORD_LENGTH,
+    address_group,
     check_name,
     check_password,
     name_key,
@@ -133,7 +135,7 @@ def accounts_of(connection: HTTPConnection) -> Accounts:
 AccountsOf = Annotated[Accounts, Depends(accounts_of)]
 
 
-class _AccountRoute(APIRoute):
+class AccountRoute(APIRoute):
     """A route whose refusals are never cached."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
@@ -150,16 +152,23 @@ class _AccountRoute(APIRoute):
         return answer
 
 
-router = APIRouter(route_class=_AccountRoute)
+router = APIRouter(route_class=AccountRoute)
 
 
-def _writable(store: Store) -> None:
+def writable(store: Store) -> None:
     """Refuse at once while storage fails (a write would wait until it works)."""
     if not store.health.ok:
         raise StorageError(store.health.error or "writes do not commit")
 
 
-def _cookie_hash(request: Request) -> str | None:
+def user_agent(request: Request) -> str | None:
+    """The browser's ``User-Agent``, cut to 200 characters (shown in the list of
+    sessions)."""
+    agent = request.headers.get("user-agent")
+    return agent[:200] if agent else None
+
+
+def cookie_hash(request: Request) -> str | None:
     token = request.cookies.get(SESSION_COOKIE)
     return token_hash(token) if token and len(token) <= 100 else None
 
@@ -190,7 +199,7 @@ async def signup(request: Request, store: StoreOf, accounts: AccountsOf) -> JSON
     name = check_name(body.name)
     password = check_password(body.password, name)
     key = name_key(name)
-    _writable(store)
+    writable(store)
     taken = await store.accounts.find(key)
     if taken is None:
         token = new_token()
@@ -198,7 +207,7 @@ async def signup(request: Request, store: StoreOf, accounts: AccountsOf) -> JSON
         user = await store.accounts.create(
             name, key, await accounts.hashed(password), session_hash=token_hash(token),
             expires_at=now + int(accounts.settings.session_seconds * 1000), now=now,
-            replaces=_cookie_hash(request))
+            replaces=cookie_hash(request), user_agent=user_agent(request))
         if user is not None:
             return _logged_in(request, accounts, user, token, 201)
         taken = await store.accounts.find(key)
@@ -218,14 +227,15 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
         raise BadRequestError("give the name and the password as text")
     name = name.strip()
     key = name_key(name) if 0 < len(name) <= LONGEST_NAME_ASKED else ""
+    where = address_group(address(request))
     now = accounts.now_ms()
-    _writable(store)
-    locked_until = await store.accounts.login_locked_until(key, now) if key else 0
+    writable(store)
+    locked_until = await store.logins.locked_until(key, where, now) if key else 0
     if locked_until:
         locked_for = max(1, math.ceil((locked_until - now) / 1000))
-        raise LoginLockedError("too many wrong passwords for this name; "
+        raise LoginLockedError("too many wrong passwords for this name from this address; "
                                f"try again in {locked_for} s", locked_for)
-    user = await store.accounts.find(key) if key else None
+    user = await store.accounts.find_for_login(name, key) if key else None
     stored = (user.password_hash if user is not None
               and len(password) <= PASSWORD_LENGTH[1] else None)
     right = await accounts.verified(stored, password)  # as long for no account at all
@@ -233,9 +243,11 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
         wait: int | None = None
         if key:
             pace = accounts.settings.pace
-            until = await store.accounts.add_login_failure(
-                key, now=now, forget_before=now - int(pace.forget_after * 1000),
-                lock_ms=lambda failures: int(pace.lock_seconds(failures) * 1000))
+            until = await store.logins.add_failure(
+                key, where, now=now, forget_before=now - int(pace.forget_after * 1000),
+                brake_after=pace.brake_after,
+                lock_ms=lambda failures, braked: int(
+                    pace.lock_seconds(failures, braked) * 1000))
             wait = max(1, math.ceil((until - now) / 1000)) if until else None
         later = f"; try again in {wait} s" if wait else ""
         raise WrongLoginError(f"wrong name or password{later}", wait)
@@ -250,7 +262,8 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
     await store.accounts.start_session(
         user.id, token_hash(token),
         expires_at=now + int(accounts.settings.session_seconds * 1000), now=now,
-        name_key=key, password_hash=rehashed, replaces=_cookie_hash(request))
+        name_key=key, password_hash=rehashed, replaces=cookie_hash(request),
+        address=where, user_agent=user_agent(request))
     return _logged_in(request, accounts, user, token, 200)
 
 
@@ -258,9 +271,9 @@ async def login(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONR
 async def logout(request: Request, store: StoreOf) -> JSONResponse:
     """End this browser's session (nothing to do when it has none)."""
     accounts_of(request).same_site(request)
-    found = _cookie_hash(request)
+    found = cookie_hash(request)
     if found is not None:
-        _writable(store)
+        writable(store)
         await store.accounts.end_session(found)
     return _logged_out(request, {"name": None})
 
@@ -268,8 +281,7 @@ async def logout(request: Request, store: StoreOf) -> JSONResponse:
 @router.get("/api/me")
 async def me(request: Request, store: StoreOf, accounts: AccountsOf) -> JSONResponse:
     """Who this browser is logged in as: ``{"name": null}`` for a guest."""
-    found = _cookie_hash(request)
-    user = None if found is None else await store.accounts.find_by_session(found, accounts.now_ms())
+    user = await request_account(store, request, accounts.settings.clock)
     if user is None and SESSION_COOKIE in request.cookies:
         return _logged_out(request, {"name": None})  # a stale cookie: clear it
     return JSONResponse({"name": None if user is None else user.name},

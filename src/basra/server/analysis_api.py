@@ -39,6 +39,7 @@ from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_ma
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
 from .bodies import AnswerBody, openapi_body, read_body
+from .computer import stop_pool, watch_server
 from .deps import AccountOf, HubOf, StoreOf
 from .errors import (
     BadRequestError,
@@ -153,9 +154,20 @@ class Analyses:
             from basra.bots.master import _pool_context
 
             count = self.config.workers if kind == "analysis" else 1
-            self._pools[kind] = ProcessPoolExecutor(max_workers=count,
-                                                    mp_context=_pool_context())
+            self._pools[kind] = ProcessPoolExecutor(
+                max_workers=count, mp_context=_pool_context(), initializer=watch_server,
+                initargs=(os.getpid(),))
         return self._pools[kind]
+
+    def close(self) -> None:
+        """Stop the worker pools (the server stops): running analyses are cancelled and
+        their workers end; each worker also leaves by itself once the server process is
+        gone (:func:`~basra.server.computer.watch_server`)."""
+        for task in self.running.values():
+            task.cancel()
+        pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            stop_pool(pool)
 
     async def run(self, record_id: int, text: str) -> None:
         """Analyse a record in the pool and store the analysis and its puzzles."""

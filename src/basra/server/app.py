@@ -7,6 +7,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     tables_api.py     tables, seats and the table and seek sockets
     records_api.py    records and replays
     accounts_api.py   sign up, log in, log out, who is logged in
+    sessions_api.py   your account: sessions, change of password
     players_api.py    players' pages and the leaderboards
     analysis_api.py   analyses, puzzles and hints
     moderation_api.py reports, blocks, sanctions and the moderation page
@@ -34,6 +35,7 @@ from . import (
     pages,
     players_api,
     records_api,
+    sessions_api,
     tables_api,
 )
 from .accounts_api import Accounts, AccountSettings
@@ -45,7 +47,7 @@ from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
 from .pages import web_root
 from .ratelimit import DEFAULT_LIMITS, RateLimits
-from .security import EdgeChecks
+from .security import AllowedHosts, EdgeChecks
 from .seeking import Seeking, SeekSettings
 from .settings import HubSettings
 
@@ -57,7 +59,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                rate_limits: Mapping[str, str] = DEFAULT_LIMITS,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
                seeking: SeekSettings | None = None, cluster: Cluster | None = None,
-               collector: Collector | None = None, **settings: Any) -> FastAPI:
+               collector: Collector | None = None, allowed_hosts: Sequence[str] | None = None,
+               **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
@@ -68,11 +71,13 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     shares its tables with (:class:`basra.server.cluster.RedisCluster`; alone by
     default); ``collector`` when the process collects its garbage
     (:class:`basra.server.collector.Collector`, which ``basra serve`` gives; Python's
-    defaults without)."""
+    defaults without); ``allowed_hosts`` the ``Host`` names it answers
+    (:func:`basra.server.security.allowed_hosts`; any without)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
     seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock)
+    analyses = Analyses(store, hub)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -84,6 +89,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         try:
             yield
         finally:
+            analyses.close()
             await seeks.stop()
             await hub.stop()
             await store.close()
@@ -100,13 +106,15 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.accounts = Accounts(account_settings, allow_origins=allow_origins,
                                   rate_limits=rate_limits,
                                   rate_limit_storage=rate_limit_storage)
-    app.state.analyses = Analyses(store, hub)
+    app.state.analyses = analyses
     moderation_api.register(hub)
     app.state.collector = collector
+    if allowed_hosts is not None:
+        app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api, moderation_api):
+                   analysis_api, moderation_api, sessions_api):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import BadRequestError
 
-__all__ = ["MAX_BODY", "AccountBody", "AnswerBody", "JoinBody", "NewTableBody", "QuickBody",
-           "SeatBody", "openapi_body", "read_body", "read_json"]
+__all__ = ["MAX_BODY", "MAX_DEPTH", "AccountBody", "AnswerBody", "EndSessionsBody", "JoinBody",
+           "NewTableBody", "PasswordBody", "QuickBody", "SeatBody", "nesting", "openapi_body",
+           "read_body", "read_json"]
 
 MAX_BODY = 1_000_000
 """Largest request body read (an uploaded record), in bytes."""
@@ -82,11 +83,51 @@ class AccountBody(_Body):
     password: Any = _field(_TEXT, "The account's password.")
 
 
+class PasswordBody(_Body):
+    """``POST /api/account/password``: a new password, with the current one."""
+
+    current: Any = _field(_TEXT, "The account's password now.")
+    new: Any = _field(_TEXT, "The new password.")
+
+
+class EndSessionsBody(_Body):
+    """``POST /api/account/sessions/end``: end one session (``id``) or every other one
+    (``others``: true)."""
+
+    id: Any = _field(_TEXT, "The id of the session to end, from the list of sessions.")
+    others: Any = _field({"type": "boolean"}, "End every session but this one.", False)
+
+
 class AnswerBody(_Body):
     """``POST /api/puzzles/{id}/answer``: a move, as ``card:captured+captured``."""
 
     move: Any = _field({"type": "string", "maxLength": 200}, "The move played, like "
                                                              "7S:2H+5D.")
+
+
+MAX_DEPTH = 32
+"""Most levels of nested arrays and objects in a request body: no body the API takes
+nests more than a few, and deeper ones would only exhaust the stack of whatever reads
+them."""
+
+
+def nesting(value: Any) -> int:
+    """How many levels of arrays and objects ``value`` nests (0 for a number or text),
+    counted without recursion.
+
+    >>> nesting({"a": [1, {"b": []}]}), nesting("x")
+    (4, 0)
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth) for child in children)
+    return deepest
 
 
 async def read_json(request: Request, limit: int = MAX_BODY,
@@ -101,8 +142,15 @@ async def read_json(request: Request, limit: int = MAX_BODY,
         return {}
     try:
         body = json.loads(raw)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        raise BadRequestError(f"the request body nests too deep; at most {MAX_DEPTH} "
+                              "levels of arrays and objects", most=MAX_DEPTH) from None
+    except ValueError:
         raise BadRequestError("the request body is not JSON") from None
+    depth = nesting(body)
+    if depth > MAX_DEPTH:
+        raise BadRequestError(f"the request body nests {depth} levels deep; at most "
+                              f"{MAX_DEPTH} levels of arrays and objects", most=MAX_DEPTH)
     if not isinstance(body, dict):
         raise BadRequestError(f"expected {example}, not {raw[:60]!r}")
     return body

@@ -27,13 +27,14 @@ import os
 import threading
 import time
 from collections.abc import Callable, Hashable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import NamedTuple
 
 from basra.bots import Bot, close_bot, make_bot
 from basra.observe import Observation
 
-__all__ = ["MASTER_QUEUE_TURNS", "NOTICES", "SLICE_SECONDS", "Choice", "ComputerPlayers"]
+__all__ = ["MASTER_QUEUE_TURNS", "NOTICES", "SLICE_SECONDS", "Choice", "ComputerPlayers",
+           "stop_pool", "watch_server"]
 
 log = logging.getLogger("basra.server")
 
@@ -81,16 +82,31 @@ def _warm_master() -> None:
         core.compile_kernels()
 
 
+def stop_pool(pool: Executor) -> None:
+    """Stop a pool of worker processes now: queued work is cancelled, and a worker still
+    busy (a long analysis) is terminated rather than waited for."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        if process.is_alive():
+            process.terminate()
+
+
 SERVER_WATCH_SECONDS = 1.0
 """How often a master worker looks whether its server is still running."""
 
 
-def _start_worker(server: int, warm_up: Callable[[], None]) -> None:
-    """Run in each master worker as it starts: leave once the server process ``server``
-    is gone (a server killed with SIGKILL cannot stop its workers, which would otherwise
-    wait for work for ever), then ``warm_up``."""
+def watch_server(server: int) -> None:
+    """Run in a worker process as it starts: leave once the server process ``server`` is
+    gone (a server killed with SIGKILL cannot stop its workers, which would otherwise wait
+    for work for ever). The analysis and hint workers start with it too."""
     threading.Thread(target=_leave_with, args=(server,), daemon=True,
                      name="basra-server-watch").start()
+
+
+def _start_worker(server: int, warm_up: Callable[[], None]) -> None:
+    """Run in each master worker as it starts: :func:`watch_server`, then ``warm_up``."""
+    watch_server(server)
     warm_up()
 
 
@@ -174,7 +190,7 @@ class ComputerPlayers:
             close_bot(bot)
         self._bots.clear()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
 
     # -- quick levels ----------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from basra.players.accounts import AccountError
+from basra.players.accounts import AccountError, WeakPasswordError
 from basra.players.ratings import UnknownPoolError
 from basra.record import RecordError
 from basra.store import StorageError
@@ -35,6 +35,7 @@ __all__ = [
     "BadRequestError",
     "BadSeekError",
     "ConfigError",
+    "DisplayNameTakenError",
     "ElsewhereError",
     "ErrorKind",
     "ExpiredTableError",
@@ -52,9 +53,11 @@ __all__ = [
     "ServerBusyError",
     "TableMovedError",
     "TooManyConnectionsError",
+    "UnknownSessionError",
     "UnknownTableError",
     "UnknownTokenError",
     "UnrestoredTableError",
+    "WrongPasswordError",
     "error_body",
     "error_response",
     "http_error_response",
@@ -295,6 +298,25 @@ class AccountClosedError(Refusal):
 MODERATION_STATUS = {"moderators_only": 403, "bad_report": 400, "report_open": 409,
                      "bad_block": 400, "bad_action": 400, "nothing_to_act_on": 404}
 """The HTTP status of each code of :class:`ModerationError`."""
+# account security: passwords, sessions, names that pass for others
+
+class WrongPasswordError(Refusal):
+    """A change of password whose current password is wrong."""
+
+    code = "wrong_password"
+
+
+class UnknownSessionError(Refusal):
+    """No session of the account has the id (it ended, or never was)."""
+
+    code = "unknown_session"
+
+
+class DisplayNameTakenError(Refusal):
+    """A guest's display name (at a table, in a seek) that is an account's name or a
+    computer player's, or passes for one."""
+
+    code = "display_name_taken"
 
 
 # -- the table ---------------------------------------------------------------------------
@@ -340,6 +362,9 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     RateLimited: ErrorKind("rate_limited", 429, 4429),
     LoginLockedError: ErrorKind("login_locked", 429, 4429),
     PlaybanError: ErrorKind("playban", 429, 4429),
+    WrongPasswordError: ErrorKind("wrong_password", 403, 4403),
+    UnknownSessionError: ErrorKind("unknown_session", 404, 4404),
+    DisplayNameTakenError: ErrorKind("display_name_taken", 409, 4409),
     TooManyConnectionsError: ErrorKind("too_many_connections", 429, 4429),
     UnrestoredTableError: ErrorKind("unrestored", 503, 4500),
     StorageError: ErrorKind("storage_down", 503, 4503),
@@ -395,6 +420,8 @@ def _params(error: BaseException) -> dict[str, Any]:
         return {"seconds": error.retry_after}
     if isinstance(error, Refusal):
         return dict(error.params)
+    if isinstance(error, WeakPasswordError):
+        return {"hint": error.hint}
     return {}
 
 

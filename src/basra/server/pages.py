@@ -67,6 +67,7 @@ PAGES = {
     "puzzles": Page("puzzles.html", "puzzles", ("table", "puzzles"), "puzzles_title"),
     "moderation": Page("moderation.html", "moderation", ("info", "moderation"),
                        "mod_title"),
+    "account": Page("account.html", "account_page", ("info",), "account_title"),
 }
 
 
@@ -151,6 +152,11 @@ async def help_page(request: Request) -> Response:
 @router.get("/puzzles")
 async def puzzles_page(request: Request) -> Response:
     return render(request, "puzzles", "/puzzles")
+
+
+@router.get("/account")
+async def account_page(request: Request) -> Response:
+    return render(request, "account")
 
 
 @router.get("/replay")

@@ -4,6 +4,8 @@ request paths and bodies (``docs/web-protocol.md``, "Security").
 Every request passes ``EdgeChecks`` before the app sees it:
 
     check             HTTP answer                WebSocket handshake
+    Host              400 for a host not allowed refused (403) before accept
+                      (``AllowedHosts``, ``basra serve --allowed-host``)
     path + query      414 over MAX_PATH bytes    refused (403) before accept
     Origin            403 on POST/PUT/PATCH/     refused (403) before accept
                       DELETE from another site
@@ -27,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -34,12 +37,15 @@ from .errors import error_body
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "LOCAL_HOSTS",
     "MAX_PATH",
     "SECURITY_HEADERS",
+    "AllowedHosts",
     "BodyTooLargeError",
     "CappedBody",
     "EdgeChecks",
     "WebSocketHandshakeProtocol",
+    "allowed_hosts",
     "parse_origin",
 ]
 
@@ -281,6 +287,82 @@ class EdgeChecks:
             await send({"type": "websocket.close", "code": 1008})
             return
         await self.app(scope, receive, send)
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The names a server is always reached by on its own machine."""
+
+
+def host_pattern(host: str) -> str:
+    """A host as ``Host`` headers write it (an IPv6 address in brackets), lower case.
+
+    >>> host_pattern("::1"), host_pattern("Basra.Example"), host_pattern("*.example.org")
+    ('[::1]', 'basra.example', '*.example.org')
+    """
+    host = host.strip().lower()
+    if ":" in host and not host.startswith("["):
+        return f"[{host}]"
+    return host
+
+
+def allowed_hosts(listen: str, given: Sequence[str] = ()) -> list[str]:
+    """The ``Host`` names a server listening on ``listen`` answers: ``given``
+    (``--allowed-host``, ``*`` for any; ``*.example.org`` for its subdomains), else the
+    local names and ``listen`` itself (unless it is every interface).
+
+    >>> allowed_hosts("127.0.0.1")
+    ['localhost', '127.0.0.1', '[::1]']
+    >>> allowed_hosts("0.0.0.0", ["basra.example", "*"])
+    ['*']
+    """
+    if given:
+        patterns = [host_pattern(host) for host in given]
+        for pattern in patterns:
+            wildcard = pattern.startswith("*") and pattern != "*"
+            if not pattern or "*" in pattern[1:] or (wildcard and not pattern.startswith("*.")):
+                raise ValueError(f"{pattern!r} is not a host name, an address, '*' or "
+                                 "'*.example.org'")
+        return ["*"] if "*" in patterns else list(dict.fromkeys(patterns))
+    found = [host_pattern(host) for host in LOCAL_HOSTS]
+    if listen not in ("0.0.0.0", "::", ""):
+        found.append(host_pattern(listen))
+    return list(dict.fromkeys(found))
+
+
+class AllowedHosts:
+    """ASGI middleware: Starlette's ``TrustedHostMiddleware`` decides which ``Host``
+    headers are answered (a page of another name that resolves to this server, DNS
+    rebinding, is refused); a refusal is answered as the API answers every one (400,
+    ``{"code": "bad_host", ...}``), and a WebSocket handshake is refused (403)."""
+
+    def __init__(self, app: ASGIApp, *, hosts: Sequence[str]) -> None:
+        self.app = app
+        self.checker = TrustedHostMiddleware(self._passed, allowed_hosts=list(hosts),
+                                             www_redirect=False)
+
+    async def _passed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope["basra.host_allowed"] = True
+        await self.app(scope, receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_if_passed(message: Message) -> None:
+            if scope.get("basra.host_allowed"):
+                await send(message)
+
+        await self.checker(scope, receive, send_if_passed)
+        if scope.get("basra.host_allowed"):
+            return
+        host = (header(scope, b"host") or "")[:100]
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await answer(send, 400, "bad_host",
+                     f"this server does not answer to the host {host!r}; it answers only "
+                     "to the names its operator allows (--allowed-host)", host=host)
 
 
 class WebSocketHandshakeProtocol(WebSocketsSansIOProtocol):

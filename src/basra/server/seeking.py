@@ -61,8 +61,10 @@ from basra.rules import RulesError, preset
 from basra.store import Store
 
 from .connections import Account, encode
+from .display_names import check_display_name
 from .errors import (
     BadSeekError,
+    DisplayNameTakenError,
     LoginRequiredError,
     PlaybanError,
     RatedBanError,
@@ -310,7 +312,7 @@ class Seeking:
         except RulesError as error:
             raise BadSeekError(str(error)) from None
         players_text = query.get("players") or str(found.players[0])
-        if not players_text.isdigit() or len(players_text) > 1:
+        if len(players_text) != 1 or players_text not in "0123456789":
             raise BadSeekError(f"players must be a number, not {players_text!r}")
         players = int(players_text)
         rated = _query_flag(query.get("rated"))
@@ -342,6 +344,7 @@ class Seeking:
             name, player, account = user.name, f"user:{user.id}", (user.id, user.name)
         else:
             rating = new_rating().display
+            await check_display_name(self.store, query.get("name"), None)
             try:
                 name = clean_name(query.get("name"), guest_name(next(self._guests) - 1))
             except ConfigError as error:
@@ -385,7 +388,8 @@ class Seeking:
         """A seek socket, from its accepted handshake to its close."""
         try:
             seek, account = await self._seek_of(websocket)
-        except (BadSeekError, LoginRequiredError, PlaybanError, RatedBanError) as error:
+        except (BadSeekError, LoginRequiredError, DisplayNameTakenError, PlaybanError,
+                RatedBanError) as error:
             refused = refusal_of(error)
             assert refused is not None
             answer: dict[str, Any] = {"type": "error", "code": refused.code,

@@ -24,6 +24,7 @@ from basra.rules import OPTION_RANGES, option_names, option_specs
 from .bodies import JoinBody, NewTableBody, QuickBody, openapi_body, read_body, read_json
 from .connections import Account, Connection, encode
 from .deps import AccountOf, HubOf, Limiter, address, hub_of, limiter_of
+from .display_names import check_display_name
 from .errors import refusal_of
 from .hub import Hub
 from .seeking import Seeking
@@ -68,6 +69,7 @@ async def quick(request: Request, hub: HubOf, limiter: Limiter,
     config = TableConfig("egyptian", 2, {}, (SeatConfig("human"),
                                              SeatConfig("bot", "expert")))
     await limiter.check("create", address(request))
+    await check_display_name(hub.store, body.name, account)
     table, seat, token = await hub.create_table(config, _named(body.name, account), account)
     return _seated(table.code, seat, token)
 
@@ -79,6 +81,7 @@ async def new_table(request: Request, hub: HubOf, limiter: Limiter,
     body = await read_json(request)
     config = TableConfig.parse(NewTableBody.model_validate(body).model_dump(exclude_unset=True))
     await limiter.check("create", address(request))
+    await check_display_name(hub.store, body.get("name"), account)
     table, seat, token = await hub.create_table(config, _named(body.get("name"), account),
                                                 account)
     return _seated(table.code, seat, token)
@@ -104,6 +107,7 @@ async def join(code: str, request: Request, hub: HubOf, limiter: Limiter,
     """Take a seat (the first free one, or ``seat``): its token."""
     body = await read_body(request, JoinBody)
     await limiter.check("join", address(request))
+    await check_display_name(hub.store, body.name, account)
     seat, token = await hub.join(code, _named(body.name, account), body.seat, account)
     return {"seat": seat, "token": token}
 

@@ -12,10 +12,15 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from .schema import login_failures_table, sessions_table, users_table
+from .schema import (
+    login_address_failures_table,
+    login_failures_table,
+    sessions_table,
+    users_table,
+)
 from .writer import Writer, insert_new, statements
 
-__all__ = ["Accounts", "StoredUser"]
+__all__ = ["Accounts", "StoredUser", "user_of_row"]
 
 
 @dataclass(frozen=True)
@@ -32,20 +37,22 @@ class StoredUser:
     """Unix milliseconds."""
 
 
-def _user(row: Any) -> StoredUser:
+def user_of_row(row: Any) -> StoredUser:
+    """The account in a row of ``basra_users``."""
     return StoredUser(id=row.id, name=row.name, name_key=row.name_key,
                       password_hash=row.password_hash, created_at=row.created_at)
 
 
 def _start_session(conn: Connection, user_id: int, session_hash: str, expires_at: int,
-                   now: int, replaces: str | None) -> None:
+                   now: int, replaces: str | None, user_agent: str | None = None) -> None:
     """Add a session; end the one it replaces and every expired one."""
     gone = sessions_table.c.expires_at <= now
     if replaces is not None:
         gone = gone | (sessions_table.c.token_hash == replaces)
     conn.execute(delete(sessions_table).where(gone))
     conn.execute(insert(sessions_table).values(
-        token_hash=session_hash, user_id=user_id, created_at=now, expires_at=expires_at))
+        token_hash=session_hash, user_id=user_id, created_at=now, expires_at=expires_at,
+        last_used_at=now, user_agent=None if user_agent is None else user_agent[:200]))
 
 
 class Accounts:
@@ -56,9 +63,11 @@ class Accounts:
 
     async def create(self, name: str, name_key: str, password_hash: str, *,
                      session_hash: str, expires_at: int, now: int,
-                     replaces: str | None = None) -> StoredUser | None:
+                     replaces: str | None = None,
+                     user_agent: str | None = None) -> StoredUser | None:
         """A new account, logged in by a first session; None when an account has the name
-        key already. ``replaces`` is the hash of a session this one replaces (ended)."""
+        key already. ``replaces`` is the hash of a session this one replaces (ended);
+        ``user_agent`` the browser's."""
 
         def write(conn: Connection) -> StoredUser | None:
             found = conn.execute(select(users_table).where(
@@ -67,7 +76,7 @@ class Accounts:
                 # Ours when the commit went through and only its answer was lost.
                 ours = conn.execute(select(sessions_table.c.user_id).where(
                     sessions_table.c.token_hash == session_hash)).scalar_one_or_none()
-                return _user(found) if ours == found.id else None
+                return user_of_row(found) if ours == found.id else None
             added = conn.execute(insert_new(conn, users_table, ["name_key"]).values(
                 name=name, name_key=name_key, password_hash=password_hash, created_at=now))
             if added.rowcount == 0:  # another server process took it meanwhile
@@ -75,7 +84,7 @@ class Accounts:
             key = added.inserted_primary_key
             assert key is not None
             user = StoredUser(int(key[0]), name, name_key, password_hash, now)
-            _start_session(conn, user.id, session_hash, expires_at, now, replaces)
+            _start_session(conn, user.id, session_hash, expires_at, now, replaces, user_agent)
             return user
 
         created: StoredUser | None = await self._writer.commit(write)
@@ -86,7 +95,18 @@ class Accounts:
         async with self._writer.engine.connect() as conn:
             row = (await conn.execute(select(users_table).where(
                 users_table.c.name_key == name_key))).first()
-        return None if row is None else _user(row)
+        return None if row is None else user_of_row(row)
+
+    async def find_for_login(self, name: str, name_key: str) -> StoredUser | None:
+        """The account named exactly ``name``, else the one with this name key (an
+        account that kept its old key in migration 0009 is found by its name)."""
+        async with self._writer.engine.connect() as conn:
+            row = (await conn.execute(select(users_table).where(
+                users_table.c.name == name))).first()
+            if row is None:
+                row = (await conn.execute(select(users_table).where(
+                    users_table.c.name_key == name_key))).first()
+        return None if row is None else user_of_row(row)
 
     async def find_by_session(self, session_hash: str, now: int) -> StoredUser | None:
         """The account logged in by the session with this token hash, unless the session
@@ -97,18 +117,26 @@ class Accounts:
                         sessions_table.c.expires_at > now))
         async with self._writer.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-        return None if row is None else _user(row)
+        return None if row is None else user_of_row(row)
 
     async def start_session(self, user_id: int, session_hash: str, *, expires_at: int,
                             now: int, name_key: str, password_hash: str | None = None,
-                            replaces: str | None = None) -> None:
-        """A log-in: a new session, the name's wrong passwords forgotten, and the password
-        hash replaced by ``password_hash`` when given (new hashing parameters)."""
+                            replaces: str | None = None, address: str | None = None,
+                            user_agent: str | None = None) -> None:
+        """A log-in: a new session, the name's wrong passwords from ``address`` forgotten
+        (from every address without one), and the password hash replaced by
+        ``password_hash`` when given (new hashing parameters)."""
 
         def write(conn: Connection) -> None:
-            _start_session(conn, user_id, session_hash, expires_at, now, replaces)
-            conn.execute(delete(login_failures_table).where(
-                login_failures_table.c.name_key == name_key))
+            _start_session(conn, user_id, session_hash, expires_at, now, replaces,
+                           user_agent)
+            if address is None:
+                conn.execute(delete(login_failures_table).where(
+                    login_failures_table.c.name_key == name_key))
+            else:
+                conn.execute(delete(login_address_failures_table).where(
+                    login_address_failures_table.c.name_key == name_key,
+                    login_address_failures_table.c.address == address))
             if password_hash is not None:
                 conn.execute(update(users_table).where(users_table.c.id == user_id)
                              .values(password_hash=password_hash))

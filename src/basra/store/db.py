@@ -13,6 +13,7 @@ per capability, each in its own module:
 ``store.flags``      what the server flags for moderators (:mod:`.flags`)
 ``store.moderation`` moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
 ``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
+``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -37,6 +38,7 @@ from .accounts import Accounts
 from .analysis import Analyses
 from .conduct import Conduct
 from .flags import Flags
+from .logins import Logins
 from .moderation import Moderation
 from .ratings import Ratings
 from .records import Records
@@ -114,6 +116,7 @@ class Store:
         self.flags = Flags(self.writer)
         self.moderation = Moderation(self.writer)
         self.conduct = Conduct(self.writer)
+        self.logins = Logins(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

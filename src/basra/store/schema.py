@@ -13,7 +13,8 @@ basra_records  one per finished match: its ``basra-record/1`` document
 basra_meta     small key/value facts of the store itself (the write probe)
 basra_users    one per account: its name, the name's unique key, a password hash
 basra_sessions one per log-in: SHA-256 of its cookie's token, account, expiry
-basra_login_failures  one per name with recent wrong passwords: count, lock
+basra_login_failures  one per name with recent wrong passwords: count from all addresses
+basra_login_address_failures  one per name and address with wrong passwords: count, lock
 basra_ratings  one per account and rated pool: skill mean, uncertainty, games
 basra_rating_history  one per account and rated match: display rating before, after
 basra_rated_results   one per rated record: makes a match's result count once
@@ -57,6 +58,7 @@ __all__ = [
     "audit_table",
     "blocks_table",
     "flags_table",
+    "login_address_failures_table",
     "login_failures_table",
     "meta_table",
     "metadata",
@@ -167,10 +169,15 @@ sessions_table = Table(
            nullable=False),
     Column("created_at", BigInteger, nullable=False),
     Column("expires_at", BigInteger, nullable=False),
+    Column("last_used_at", BigInteger, nullable=True),
+    Column("user_agent", String(200), nullable=True),
     Index("ix_basra_sessions_user", "user_id"),
     Index("ix_basra_sessions_expires", "expires_at"),
 )
-"""A log-in: the SHA-256 (hex) of the token in its cookie, never the token itself."""
+"""A log-in: the SHA-256 (hex) of the token in its cookie, never the token itself;
+``last_used_at`` when a request last came with it (written at most once a minute; NULL
+before migration 0009 until its next use), ``user_agent`` the browser that logged in
+(its ``User-Agent``, cut to 200 characters), for the player's list of sessions."""
 
 login_failures_table = Table(
     "basra_login_failures", metadata,
@@ -179,8 +186,10 @@ login_failures_table = Table(
     Column("last_failed_at", BigInteger, nullable=False),
     Column("locked_until", BigInteger, nullable=False),
 )
-"""Wrong passwords in a row for a name key (whether or not an account has it), and until
-when its log-ins are locked (Unix milliseconds)."""
+"""Wrong passwords for a name key from every address (whether or not an account has
+it): how many since the count was last forgotten, which says whether the name is under
+attack (``basra.players.accounts.LoginPace``). Since migration 0009 ``locked_until`` is
+always 0: locks are per name and address (``basra_login_address_failures``)."""
 
 ratings_table = Table(
     "basra_ratings", metadata,
@@ -304,6 +313,18 @@ account and match. The playban counts them (``basra.players.conduct``)."""
 
 
 # -- account security (migration 0009) ---------------------------------------------------
+
+login_address_failures_table = Table(
+    "basra_login_address_failures", metadata,
+    Column("name_key", String(128), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_failed_at", BigInteger, nullable=False),
+    Column("locked_until", BigInteger, nullable=False),
+    Index("ix_basra_login_address_failures_last", "last_failed_at"),
+)
+"""Wrong passwords in a row for a name key from one address (an IPv6 address as its
+/64), and until when log-ins to the name from there are locked (Unix milliseconds)."""
 
 
 # -- puzzle integrity (migration 0010) ---------------------------------------------------

@@ -16,7 +16,7 @@ const errors = { signup: new Map(), login: new Map() }; // field -> { key } or {
 
 const FIELD_OF = {
   bad_name: "name", name_taken: "name",
-  bad_password: "password", wrong_login: "password", login_locked: "password",
+  bad_password: "password", weak_password: "password", wrong_login: "password", login_locked: "password",
 };
 
 /** The logged-in name, or null for a guest. */
@@ -93,7 +93,10 @@ function renderErrors(form) {
 /** Where a refusal shows: [field, error], translated by its code. */
 function refusal(error) {
   const key = errorKey(error);
-  const shown = key ? { key, params: error.params } : { text: error.serverMessage || t("err_account_failed") };
+  const hint = error.params?.hint;
+  const shown = key && typeof hint === "string" && hint.startsWith("account_hint_")
+    ? { text: `${t(key, error.params)} ${t(hint)}` }
+    : key ? { key, params: error.params } : { text: error.serverMessage || t("err_account_failed") };
   return [FIELD_OF[error.code] ?? "form", shown];
 }
 
@@ -160,6 +163,7 @@ function render() {
     box.replaceChildren(
       el("a", { id: "account-name", class: "account-name", href: profileUrl(account), title: t("your_profile") },
         el("span", { class: "account-icon", "aria-hidden": "true", text: "●" }), el("bdi", { text: account })),
+      el("a", { id: "account-link", class: "btn btn-small btn-ghost", href: "/account", text: t("account_link") }),
       el("button", { id: "log-out", type: "button", class: "btn btn-small btn-ghost", text: t("log_out") }));
     $("log-out").addEventListener("click", logOut);
   } else {
