@@ -42,7 +42,7 @@ from .collector import Collector
 from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
 from .pages import web_root
-from .ratelimit import DEFAULT_LIMITS, RateLimits
+from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, RateLimits
 from .security import EdgeChecks
 from .seeking import Seeking, SeekSettings
 from .settings import HubSettings
@@ -93,12 +93,12 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.hub = hub
     app.state.store = store
     app.state.seeking = seeks
-    app.state.limiter = RateLimits(rate_limits, rate_limit_storage)
+    app.state.limiter = RateLimits({**STUDY_LIMITS, **rate_limits}, rate_limit_storage)
     app.state.account_settings = account_settings
     app.state.accounts = Accounts(account_settings, allow_origins=allow_origins,
                                   rate_limits=rate_limits,
                                   rate_limit_storage=rate_limit_storage)
-    app.state.analyses = Analyses(store, hub)
+    app.state.analyses = Analyses(store, hub, limiter=app.state.limiter)
     app.state.collector = collector
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")

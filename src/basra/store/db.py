@@ -11,6 +11,7 @@ per capability, each in its own module:
 ``store.accounts``   accounts, sessions and wrong passwords (:mod:`.accounts`)
 ``store.analysis``   analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
 ``store.flags``      what the server flags for moderators (:mod:`.flags`)
+``store.reveals``    puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -36,6 +37,7 @@ from .analysis import Analyses
 from .flags import Flags
 from .ratings import Ratings
 from .records import Records
+from .reveals import Reveals
 from .sqlite import reader_pragmas, writer_pragmas
 from .tables import Tables
 from .writer import StorageError, StoreHealth, Writer, reason
@@ -108,6 +110,7 @@ class Store:
         self.accounts = Accounts(self.writer)
         self.analysis = Analyses(self.writer)
         self.flags = Flags(self.writer)
+        self.reveals = Reveals(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

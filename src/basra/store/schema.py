@@ -22,6 +22,7 @@ basra_mined_puzzles   one per puzzle mined from a stored record
 basra_puzzle_ratings  one per account that solved puzzles: rating, solved, attempts
 basra_puzzle_attempts one per account and puzzle: only a first attempt moves a rating
 basra_flags           one per thing the server flagged for a moderator
+basra_puzzle_reveals  one per puzzle and account or address hash shown its solution
 =============  ================================================================
 """
 
@@ -53,6 +54,7 @@ __all__ = [
     "moves_table",
     "puzzle_attempts_table",
     "puzzle_ratings_table",
+    "puzzle_reveals_table",
     "rated_results_table",
     "rating_history_table",
     "ratings_table",
@@ -265,6 +267,17 @@ from, and ``details`` (JSON) that say more."""
 
 
 # -- puzzle integrity (migration 0010) ---------------------------------------------------
+
+puzzle_reveals_table = Table(
+    "basra_puzzle_reveals", metadata,
+    Column("puzzle_id", String(24), primary_key=True),
+    Column("shown_to", String(72), primary_key=True),
+    Column("shown_at", BigInteger, nullable=False),
+    Index("ix_basra_puzzle_reveals_shown_at", "shown_at"),
+)
+"""A puzzle's solution shown: ``shown_to`` is ``user:<id>`` (an account, for good) or
+``address:<hash>`` (a keyed hash of the client's address, never the address, for a
+day); ``shown_at`` is the latest time, in ms."""
 
 
 # -- moderation (migration 0011) ---------------------------------------------------------
