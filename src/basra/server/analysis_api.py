@@ -18,8 +18,8 @@ seat's observation only.
 One client cannot hold the workers: analyses are limited per client address and per
 account, at most ``max_queued`` run or wait at once, and a match analyses at most
 ``max_decisions`` of its decisions (spread evenly through a longer one); hints are
-limited per client address and per seat, and a hint asked for again while it is being
-computed is not computed twice (``STUDY_LIMITS`` in ``ratelimit.py``, ``docs/web-protocol.md``).
+limited per client address and per seat, and a hint asked for again on the same turn is
+not computed again (``STUDY_LIMITS`` in ``ratelimit.py``, ``docs/web-protocol.md``).
 """
 
 from __future__ import annotations
@@ -70,6 +70,8 @@ __all__ = ["Analyses", "AnalysisSettings", "analyze_record_text", "puzzle_view",
 
 HINT_MS = 300
 """The search budget of one hint, in milliseconds."""
+HINTS_KEPT = 2000
+"""The latest hints kept (one per seat that asked), the oldest forgotten first."""
 MAX_DECISIONS = 400
 """Most decisions of one match analysed (some 80 s of a worker at 200 ms each); a longer
 match has this many analysed, spread evenly through it, and its analysis says so."""
@@ -168,9 +170,9 @@ class Analyses:
         self.executor = executor
         self.limiter = limiter
         """Counts analyses and hints (``STUDY_LIMITS``); none are counted without."""
-        self._hints: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
-        """The hints being computed, by (table, seat, seq): asked again meanwhile, the
-        same hint is waited for, not computed twice."""
+        self._hints: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        """Each seat's latest hint, by (table, seat): its ``seq`` and the hint (being)
+        computed. Asked for again on the same turn, it is not computed again."""
         self.running: dict[int, asyncio.Task[None]] = {}
         self.failures: dict[int, str] = {}
         self._pools: dict[str, Executor] = {}
@@ -246,17 +248,21 @@ class Analyses:
             return answer.status, answer.body()
         assert table.match is not None
         seq = table.seq
-        key = (table.code, seat, seq)
-        pending = self._hints.get(key)
-        if pending is None:  # counted once per hint computed, however often asked
+        key = (table.code, seat)
+        known = self._hints.get(key)
+        if known is None or known[0] != seq or (known[1].done()
+                                                and known[1].exception() is not None):
+            # counted once per hint computed, however often it is asked for
             over = await self._limit("hint_seat", f"{table.code} seat {seat}", "hint_limit")
             if over is not None:
                 return over
-            pending = asyncio.ensure_future(self._rank(observe(table.match, seat), seq,
-                                                       seat))
-            self._hints[key] = pending
-            pending.add_done_callback(lambda _done: self._hints.pop(key, None))
-        ranked = await asyncio.shield(pending)
+            known = (seq, asyncio.ensure_future(self._rank(observe(table.match, seat), seq,
+                                                           seat)))
+            self._hints.pop(key, None)
+            self._hints[key] = known
+            while len(self._hints) > HINTS_KEPT:
+                del self._hints[next(iter(self._hints))]
+        ranked = await asyncio.shield(known[1])
         return 200, {"seat": seat, "seq": seq, **ranked}
 
     async def _rank(self, view: Observation, seq: int, seat: int) -> dict[str, Any]:

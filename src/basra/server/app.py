@@ -70,7 +70,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
-    seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock)
+    limiter = RateLimits({**STUDY_LIMITS, **rate_limits}, rate_limit_storage)
+    seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock,
+                    limiter=limiter)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -93,7 +95,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.hub = hub
     app.state.store = store
     app.state.seeking = seeks
-    app.state.limiter = RateLimits({**STUDY_LIMITS, **rate_limits}, rate_limit_storage)
+    app.state.limiter = limiter
     app.state.account_settings = account_settings
     app.state.accounts = Accounts(account_settings, allow_origins=allow_origins,
                                   rate_limits=rate_limits,

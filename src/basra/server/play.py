@@ -63,6 +63,9 @@ class TablePlay:
         self._planned: dict[str, tuple[int, int, bool]] = {}
         """The turn (seq, seat, computer or not) each table's next event is for."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._chatted: dict[str, dict[str, list[float]]] = {}
+        """When each seat (``seat 0``) and watcher (``watcher <address>``) of a table
+        latest chatted there, whichever of its sockets or servers it sent from."""
 
     # -- tables coming and going -------------------------------------------------------
 
@@ -74,6 +77,7 @@ class TablePlay:
         """A table left memory: its timers stop."""
         code = table.code
         self.locks.pop(code, None)
+        self._chatted.pop(code, None)
         self._planned.pop(code, None)
         handle = self._next_event.pop(code, None)
         if handle is not None:
@@ -183,6 +187,25 @@ class TablePlay:
                               f"{seconds:g} seconds: wait a moment")
         connection.chatted.append(now)
 
+    def seat_chat_allowed(self, table: Table, connection: Connection) -> None:
+        """Count a chat message of a seat (all its sockets, here and at relaying servers)
+        or of a watcher (by address) at a table this server owns, or raise
+        ``chat_limit``: the limit is the seat's, not each socket's."""
+        now = time.monotonic()
+        most, seconds = CHAT_LIMIT
+        who = (f"seat {connection.seat}" if connection.seat is not None
+               else f"watcher {connection.address or connection.watcher_name}")
+        chatted = self._chatted.setdefault(table.code, {})
+        recent = [at for at in chatted.get(who, ()) if now - at < seconds]
+        if len(recent) >= most:
+            chatted[who] = recent
+            raise IntentError("chat_limit", f"at most {most} chat messages per "
+                              f"{seconds:g} seconds: wait a moment")
+        chatted[who] = [*recent, now]
+        if len(chatted) > 256:  # watchers come and go: forget the quiet ones
+            for key in [k for k, times in chatted.items() if now - times[-1] >= seconds]:
+                del chatted[key]
+
     def _chat(self, connection: Connection, intent: Intent) -> None:
         """Pass a chat message on: a player's to everyone at the table, a watcher's to
         the watchers only. Nothing else is in it: the table's state does not change."""
@@ -191,6 +214,7 @@ class TablePlay:
         if intent.text is not None and not table.free_text:
             raise IntentError("free_text_off", "free text is off at this table (every "
                               "player must agree to it); send a phrase")
+        self.seat_chat_allowed(table, connection)
         seat = connection.seat
         sender: dict[str, Any] = (
             {"watcher": True, "name": connection.watcher_name} if seat is None
