@@ -165,7 +165,9 @@ async function start() {
     waiting();
   } catch (error) {
     $("analyze").disabled = false;
-    $("analysis-status").textContent = t("analysis_failed", { error: error.message });
+    // A refusal for now (the queue is full, too many asked for) is no failure: it says why.
+    const later = error instanceof ApiError && (error.status === 429 || error.status === 503);
+    $("analysis-status").textContent = later ? error.message : t("analysis_failed", { error: error.message });
   }
 }
 
