@@ -97,7 +97,7 @@ def test_five_messages_per_ten_seconds(table: Any) -> None:
     assert [m.get("phrase") for m in messages[:5]] == list(CHAT_PHRASES)
     assert messages[5]["type"] == "error" and messages[5]["code"] == "chat_limit"
     assert len(chats(bashir)) == 5
-    bashir.send({"type": "chat", "phrase": "oops"})  # per connection
+    bashir.send({"type": "chat", "phrase": "oops"})  # per seat
     assert len(chats(amira)) == 1
 
 

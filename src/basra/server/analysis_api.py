@@ -14,6 +14,12 @@ per worker at a time; a finished analysis is stored and the puzzles found in the
 are added to the puzzle set. Hints are only for a seated player, at an unrated table where
 every other seat is a computer, on the player's own turn; they are computed from that
 seat's observation only.
+
+One client cannot hold the workers: analyses are limited per client address and per
+account, at most ``max_queued`` run or wait at once, and a match analyses at most
+``max_decisions`` of its decisions (spread evenly through a longer one); hints are
+limited per client address and per seat, and a hint asked for again on the same turn is
+not computed again (``STUDY_LIMITS`` in ``ratelimit.py``, ``docs/web-protocol.md``).
 """
 
 from __future__ import annotations
@@ -35,28 +41,46 @@ from basra.record import loads, replay
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
 from basra.store.analysis import PUZZLE_RATING_FLOOR
-from basra.study.analysis import DEFAULT_THINK_MS, analysis_document, analyze_match, evaluate
+from basra.study.analysis import (
+    DEFAULT_THINK_MS,
+    analysis_document,
+    analyze_match,
+    decision_points,
+    evaluate,
+)
 from basra.study.puzzles import Puzzle, PuzzleError, mine_record, packaged_puzzles
 
 from .bodies import AnswerBody, openapi_body, read_body
 from .computer import stop_pool, watch_server
-from .deps import AccountOf, HubOf, StoreOf
+from .deps import AccountOf, HubOf, StoreOf, address
 from .errors import (
     BadRequestError,
     HintRefusedError,
     IllegalAnswerError,
+    LimitReachedError,
+    QueueFullError,
     UnknownPuzzleError,
     UnknownRecordError,
     UnknownTableError,
     refusal_of,
 )
 from .hub import Hub
+from .ratelimit import RateLimited, RateLimits
 from .table import Table
 
 __all__ = ["Analyses", "AnalysisSettings", "analyze_record_text", "puzzle_view", "router"]
 
 HINT_MS = 300
 """The search budget of one hint, in milliseconds."""
+HINTS_KEPT = 2000
+"""The latest hints kept (one per seat that asked), the oldest forgotten first."""
+MAX_DECISIONS = 400
+"""Most decisions of one match analysed (some 80 s of a worker at 200 ms each); a longer
+match has this many analysed, spread evenly through it, and its analysis says so."""
+MAX_QUEUED = 8
+"""Most analyses running or waiting for a worker; beyond it a new one is refused (503)."""
+QUEUE_RETRY = 60
+"""The ``Retry-After`` (seconds) of an analysis refused because the queue is full."""
 
 
 def _env_int(name: str, default: int) -> int:
@@ -68,24 +92,34 @@ def _env_int(name: str, default: int) -> int:
 
 class AnalysisSettings:
     """How the server analyses: ``workers`` processes, ``think_ms`` per decision,
-    ``hint_ms`` per hint. The defaults can be set by the environment:
-    ``BASRA_ANALYSIS_WORKERS``, ``BASRA_ANALYSIS_THINK_MS``, ``BASRA_HINT_MS``."""
+    ``hint_ms`` per hint, at most ``max_decisions`` decisions of one match and
+    ``max_queued`` analyses running or waiting. The defaults can be set by the
+    environment: ``BASRA_ANALYSIS_WORKERS``, ``BASRA_ANALYSIS_THINK_MS``,
+    ``BASRA_HINT_MS``, ``BASRA_ANALYSIS_MAX_DECISIONS``, ``BASRA_ANALYSIS_QUEUE``."""
 
     def __init__(self, workers: int | None = None, think_ms: int | None = None,
-                 hint_ms: int | None = None) -> None:
+                 hint_ms: int | None = None, max_decisions: int | None = None,
+                 max_queued: int | None = None) -> None:
         self.workers = workers or _env_int("BASRA_ANALYSIS_WORKERS", 1)
         self.think_ms = think_ms or _env_int("BASRA_ANALYSIS_THINK_MS", DEFAULT_THINK_MS)
         self.hint_ms = hint_ms or _env_int("BASRA_HINT_MS", HINT_MS)
+        self.max_decisions = max_decisions or _env_int("BASRA_ANALYSIS_MAX_DECISIONS",
+                                                       MAX_DECISIONS)
+        self.max_queued = max_queued or _env_int("BASRA_ANALYSIS_QUEUE", MAX_QUEUED)
 
 
-def analyze_record_text(text: str, record_id: int, think_ms: int
+def analyze_record_text(text: str, record_id: int, think_ms: int,
+                        max_decisions: int | None = None
                         ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Run in a worker process: a stored record's ``basra-analysis/1`` document and the
-    puzzles mined from it."""
+    puzzles mined from it (at most ``max_decisions`` decisions analysed, spread evenly
+    through a longer match: the document's ``sampled`` says so)."""
     record = loads(text)
     match = replay(record)
-    decisions = analyze_match(match, think_ms=think_ms, jobs=1)
-    document = analysis_document(record, decisions, think_ms=think_ms)
+    in_match = sum(1 for _ in decision_points(match))
+    decisions = analyze_match(match, think_ms=think_ms, jobs=1, max_decisions=max_decisions)
+    document = analysis_document(record, decisions, think_ms=think_ms,
+                                 decisions_in_match=in_match)
     document["record"]["record_id"] = record_id
     puzzles = [p.to_dict() for p in mine_record(record, f"record {record_id}")]
     return document, puzzles
@@ -131,10 +165,16 @@ class Analyses:
 
     def __init__(self, store: Store, hub: Hub | None = None,
                  settings: AnalysisSettings | None = None,
-                 executor: Executor | None = None) -> None:
+                 executor: Executor | None = None,
+                 limiter: RateLimits | None = None) -> None:
         self.config = settings or AnalysisSettings()
         self.stored = store.analysis
         self.executor = executor
+        self.limiter = limiter
+        """Counts analyses and hints (``STUDY_LIMITS``); none are counted without."""
+        self._hints: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        """Each seat's latest hint, by (table, seat): its ``seq`` and the hint (being)
+        computed. Asked for again on the same turn, it is not computed again."""
         self.running: dict[int, asyncio.Task[None]] = {}
         self.failures: dict[int, str] = {}
         self._pools: dict[str, Executor] = {}
@@ -174,7 +214,8 @@ class Analyses:
         loop = asyncio.get_running_loop()
         try:
             document, puzzles = await loop.run_in_executor(
-                self.workers(), analyze_record_text, text, record_id, self.config.think_ms)
+                self.workers(), analyze_record_text, text, record_id, self.config.think_ms,
+                self.config.max_decisions)
             await self.stored.save(record_id, document, puzzles, self.puzzle_floor)
         except Exception as error:  # reported to whoever asks next
             self.failures[record_id] = f"the analysis failed: {error}"
@@ -223,12 +264,56 @@ class Analyses:
             assert answer is not None
             return answer.status, answer.body()
         assert table.match is not None
-        view = observe(table.match, seat)
         seq = table.seq
-        loop = asyncio.get_running_loop()
-        ranked = await loop.run_in_executor(self.workers("hint"), rank_moves, view,
-                                            self.config.hint_ms, seq * 7919 + seat)
+        key = (table.code, seat)
+        known = self._hints.get(key)
+        if known is None or known[0] != seq or (known[1].done()
+                                                and known[1].exception() is not None):
+            # counted once per hint computed, however often it is asked for
+            over = await self._limit("hint_seat", f"{table.code} seat {seat}", "hint_limit")
+            if over is not None:
+                return over
+            known = (seq, asyncio.ensure_future(self._rank(observe(table.match, seat), seq,
+                                                           seat)))
+            self._hints.pop(key, None)
+            self._hints[key] = known
+            while len(self._hints) > HINTS_KEPT:
+                del self._hints[next(iter(self._hints))]
+        ranked = await asyncio.shield(known[1])
         return 200, {"seat": seat, "seq": seq, **ranked}
+
+    async def _rank(self, view: Observation, seq: int, seat: int) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        ranked: dict[str, Any] = await loop.run_in_executor(
+            self.workers("hint"), rank_moves, view, self.config.hint_ms, seq * 7919 + seat)
+        return ranked
+
+    async def _limit(self, kind: str, key: str, code: str) -> tuple[int, dict[str, Any]] | None:
+        """Count one of ``kind`` for ``key``: None when it may go on, else the answer
+        that refuses it (``code``, with the seconds to wait)."""
+        try:
+            await self.check(kind, key, code)
+        except LimitReachedError as refused:
+            answer = refusal_of(refused)
+            assert answer is not None
+            return answer.status, answer.body()
+        return None
+
+    async def check(self, kind: str, key: str, code: str) -> None:
+        """Count one of ``kind`` for ``key``, or raise :class:`LimitReachedError`."""
+        if self.limiter is None:
+            return
+        try:
+            await self.limiter.check(kind, key)
+        except RateLimited as refused:
+            raise LimitReachedError(code, str(refused), refused.retry_after) from None
+
+    def queue_full(self) -> None:
+        """Raise :class:`QueueFullError` when no analysis may be queued now."""
+        if len(self.running) >= self.config.max_queued:
+            raise QueueFullError(
+                f"{len(self.running)} analyses are running or waiting, the most this "
+                "server queues: try again later", QUEUE_RETRY)
 
     async def hint_call(self, hub: Hub, args: dict[str, Any]) -> dict[str, Any]:
         """Another server asks this one (the table's owner) for a hint."""
@@ -284,9 +369,10 @@ async def get_analysis(record_id: int, analyses: AnalysesOf) -> JSONResponse:
 
 
 @router.post("/api/records/{record_id}/analysis", response_model=None)
-async def start_analysis(record_id: int, analyses: AnalysesOf, store: StoreOf
-                         ) -> JSONResponse:
-    """Analyse a stored, finished match in the worker pool (once)."""
+async def start_analysis(record_id: int, request: Request, analyses: AnalysesOf,
+                         store: StoreOf, user: AccountOf) -> JSONResponse:
+    """Analyse a stored, finished match in the worker pool (once). Refused while the
+    queue is full (503) or past the client's limits (429), both with ``Retry-After``."""
     unknown = UnknownRecordError(f"no record has the id {record_id}", id=str(record_id))
     if not _in_range(record_id):
         raise unknown
@@ -297,6 +383,12 @@ async def start_analysis(record_id: int, analyses: AnalysesOf, store: StoreOf
     found = await store.records.get(record_id)
     if found is None:
         raise unknown
+    analyses.queue_full()
+    await analyses.check("analysis", address(request), "analysis_limit")
+    if user is not None:
+        await analyses.check("analysis_account", f"account {user[0]}", "analysis_limit")
+    if record_id in analyses.running:  # started by another request meanwhile
+        return JSONResponse({"status": "running"}, status_code=202)
     analyses.failures.pop(record_id, None)
     analyses.running[record_id] = asyncio.create_task(analyses.run(record_id, found.record))
     return JSONResponse({"status": "running"}, status_code=202)
@@ -335,9 +427,11 @@ async def one_puzzle(puzzle_id: str, analyses: AnalysesOf) -> JSONResponse:
 
 @router.post("/api/puzzles/{puzzle_id}/answer", response_model=None,
              openapi_extra=openapi_body(AnswerBody, True))
-async def answer(puzzle_id: str, request: Request, analyses: AnalysesOf,
+async def answer(puzzle_id: str, request: Request, analyses: AnalysesOf, store: StoreOf,
                  user: AccountOf) -> JSONResponse:
-    """Check an answer; the solution and explanation come back either way."""
+    """Check an answer; the solution and explanation come back either way. A logged-in
+    account's puzzle rating moves only for a puzzle whose solution it has not been
+    shown (see ``store/reveals.py``)."""
     puzzle = await analyses.puzzle(puzzle_id)
     body = await read_body(request, AnswerBody, example='{"move": "7S:2H+5D"}')
     move = body.move
@@ -354,19 +448,40 @@ async def answer(puzzle_id: str, request: Request, analyses: AnalysesOf,
         "values": {m: round(v, 2) for m, v in puzzle.values.items()},
     }
     if user is not None:
-        before, after, counted = await analyses.stored.record_attempt(
-            user[0], puzzle.id, puzzle.rating, correct)
-        out["rating"] = {"before": before, "after": after, "counted": counted}
+        out["rating"] = await _rated_answer(store, analyses, user[0], puzzle, correct,
+                                            address(request))
+    # noted before the solution is sent: whoever sees it next finds it shown
+    await store.reveals.reveal(puzzle.id, None if user is None else user[0],
+                               address(request))
     return JSONResponse(out)
 
 
+async def _rated_answer(store: Store, analyses: Analyses, user_id: int, puzzle: Puzzle,
+                        correct: bool, client: str) -> dict[str, Any]:
+    """An account's answer counted for its puzzle rating, unless its solution was shown
+    to the account, or to its address within a day: ``unrated`` then says why
+    (``solution_shown``, ``solution_shown_here``, ``answered_before``)."""
+    shown = await store.reveals.shown(puzzle.id, user_id, client)
+    if shown is not None:
+        rating = (await analyses.stored.puzzle_rating(user_id))[0]
+        return {"before": rating, "after": rating, "counted": False, "unrated": shown}
+    before, after, counted = await analyses.stored.record_attempt(
+        user_id, puzzle.id, puzzle.rating, correct)
+    return {"before": before, "after": after, "counted": counted,
+            "unrated": None if counted else "answered_before"}
+
+
 @router.get("/api/tables/{code}/hint", response_model=None)
-async def hint(code: str, hub: HubOf, analyses: AnalysesOf, token: str = "") -> JSONResponse:
+async def hint(code: str, request: Request, hub: HubOf, analyses: AnalysesOf,
+               token: str = "") -> JSONResponse:
     """The master's ranking of the seat's moves: only for a seated player, at an unrated
     table against computers only, on the player's turn (asked of the table's owner when
     another server owns it)."""
     async def here(table: Table) -> tuple[int, dict[str, Any]]:
         return await analyses.hint(table, token)
 
+    await analyses.check("hint", address(request), "hint_limit")
     status, body = await hub.relay.at_owner(code, "hint", {"token": token}, here)
-    return JSONResponse(body, status_code=status)
+    retry = (body.get("params") or {}).get("seconds") if status == 429 else None
+    return JSONResponse(body, status_code=status,
+                        headers=None if retry is None else {"Retry-After": str(retry)})

@@ -46,7 +46,7 @@ from .collector import Collector
 from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
 from .pages import web_root
-from .ratelimit import DEFAULT_LIMITS, RateLimits
+from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, RateLimits
 from .security import AllowedHosts, EdgeChecks
 from .seeking import Seeking, SeekSettings
 from .settings import HubSettings
@@ -76,8 +76,10 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
-    seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock)
-    analyses = Analyses(store, hub)
+    limiter = RateLimits({**STUDY_LIMITS, **rate_limits}, rate_limit_storage)
+    seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock,
+                    limiter=limiter)
+    analyses = Analyses(store, hub, limiter=limiter)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -101,7 +103,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.hub = hub
     app.state.store = store
     app.state.seeking = seeks
-    app.state.limiter = RateLimits(rate_limits, rate_limit_storage)
+    app.state.limiter = limiter
     app.state.account_settings = account_settings
     app.state.accounts = Accounts(account_settings, allow_origins=allow_origins,
                                   rate_limits=rate_limits,

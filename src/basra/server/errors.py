@@ -41,11 +41,13 @@ __all__ = [
     "ExpiredTableError",
     "IntentError",
     "JoinError",
+    "LimitReachedError",
     "LoginRequiredError",
     "ModerationError",
     "MutedError",
     "NoPageError",
     "PlaybanError",
+    "QueueFullError",
     "RateLimited",
     "RatedBanError",
     "Refusal",
@@ -204,6 +206,25 @@ class BadSeekError(Refusal):
     code = "bad_seek"
 
 
+class LimitReachedError(RateLimited):
+    """A client's limit of analyses or hints (``code``: ``analysis_limit``,
+    ``hint_limit``); ``retry_after`` is in whole seconds."""
+
+    def __init__(self, code: str, message: str, retry_after: int) -> None:
+        super().__init__(message, retry_after)
+        self.code = code
+
+
+class QueueFullError(Refusal):
+    """The analysis queue is full: try again in ``retry_after`` seconds."""
+
+    code = "analysis_queue_full"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, seconds=retry_after)
+        self.retry_after = retry_after
+
+
 class LoginRequiredError(Refusal):
     """A rated seek of a guest."""
 
@@ -360,6 +381,8 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     NameTakenError: ErrorKind("name_taken", 409, 4409),
     ExpiredTableError: ErrorKind("expired", 410, 4410),
     RateLimited: ErrorKind("rate_limited", 429, 4429),
+    LimitReachedError: ErrorKind("rate_limited", 429, 4429),
+    QueueFullError: ErrorKind("analysis_queue_full", 503, 4503),
     LoginLockedError: ErrorKind("login_locked", 429, 4429),
     PlaybanError: ErrorKind("playban", 429, 4429),
     WrongPasswordError: ErrorKind("wrong_password", 403, 4403),

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from basra.players.marks import cap_marks
+
 from .errors import IntentError
 
 __all__ = ["CHAT_PHRASES", "INTENT_TYPES", "MAX_CHAT", "MAX_MESSAGE", "Intent", "parse_intent"]
@@ -82,8 +84,8 @@ def parse_intent(text: str) -> Intent:
 
 
 def _chat(data: dict[str, Any]) -> Intent:
-    """A chat message: a ready phrase, or plain text (printable, trimmed, 1 to MAX_CHAT
-    characters)."""
+    """A chat message: a ready phrase, or plain text (printable, trimmed, a few combining
+    marks per letter at most, 1 to MAX_CHAT characters)."""
     phrase, text = data.get("phrase"), data.get("text")
     if (phrase is None) == (text is None):
         raise _bad("chat needs a \"phrase\" or a \"text\" (one of them)")
@@ -94,7 +96,7 @@ def _chat(data: dict[str, Any]) -> Intent:
         return Intent("chat", phrase=phrase)
     if not isinstance(text, str):
         raise _bad(f"chat text must be text, not {str(text)[:40]!r}")
-    clean = " ".join("".join(ch for ch in text if ch.isprintable()).split())
+    clean = cap_marks(" ".join("".join(ch for ch in text if ch.isprintable()).split()))
     if not 1 <= len(clean) <= MAX_CHAT:
         raise _bad(f"chat text of {len(clean)} characters; 1 to {MAX_CHAT} are sent")
     return Intent("chat", text=clean)

@@ -76,6 +76,9 @@ class TablePlay:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.chat_lines: dict[str, deque[dict[str, Any]]] = {}
         """The latest chat lines of each table (what a report shows its moderator)."""
+        self._chatted: dict[str, dict[str, list[float]]] = {}
+        """When each seat (``seat 0``) and watcher (``watcher <address>``) of a table
+        latest chatted there, whichever of its sockets or servers it sent from."""
 
     # -- tables coming and going -------------------------------------------------------
 
@@ -88,6 +91,7 @@ class TablePlay:
         code = table.code
         self.locks.pop(code, None)
         self.chat_lines.pop(code, None)
+        self._chatted.pop(code, None)
         self._planned.pop(code, None)
         handle = self._next_event.pop(code, None)
         if handle is not None:
@@ -199,6 +203,25 @@ class TablePlay:
                               f"{seconds:g} seconds: wait a moment")
         connection.chatted.append(now)
 
+    def seat_chat_allowed(self, table: Table, connection: Connection) -> None:
+        """Count a chat message of a seat (all its sockets, here and at relaying servers)
+        or of a watcher (by address) at a table this server owns, or raise
+        ``chat_limit``: the limit is the seat's, not each socket's."""
+        now = time.monotonic()
+        most, seconds = CHAT_LIMIT
+        who = (f"seat {connection.seat}" if connection.seat is not None
+               else f"watcher {connection.address or connection.watcher_name}")
+        chatted = self._chatted.setdefault(table.code, {})
+        recent = [at for at in chatted.get(who, ()) if now - at < seconds]
+        if len(recent) >= most:
+            chatted[who] = recent
+            raise IntentError("chat_limit", f"at most {most} chat messages per "
+                              f"{seconds:g} seconds: wait a moment")
+        chatted[who] = [*recent, now]
+        if len(chatted) > 256:  # watchers come and go: forget the quiet ones
+            for key in [k for k, times in chatted.items() if now - times[-1] >= seconds]:
+                del chatted[key]
+
     async def _chat(self, connection: Connection, intent: Intent) -> None:
         """Pass a chat message on: a player's to everyone at the table (but the seats
         whose accounts blocked the player's), a watcher's to the watchers only. A muted
@@ -209,6 +232,7 @@ class TablePlay:
         if intent.text is not None and not table.free_text:
             raise IntentError("free_text_off", "free text is off at this table (every "
                               "player must agree to it); send a phrase")
+        self.seat_chat_allowed(table, connection)
         seat = connection.seat
         account = None if seat is None else table.accounts[seat]
         skip: frozenset[int] = frozenset()

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from limits import RateLimitItem
 
-__all__ = ["ACCOUNT_LIMITS", "DEFAULT_LIMITS", "RateLimited", "RateLimits", "parse_limits"]
+__all__ = ["ACCOUNT_LIMITS", "DEFAULT_LIMITS", "STUDY_LIMITS", "RateLimited", "RateLimits",
+           "parse_limits"]
 
 log = logging.getLogger("basra.server")
 
@@ -46,7 +47,16 @@ ACCOUNT_LIMITS = {"signup": "10/minute;100/day", "login": "20/minute;300/hour"}
 """Per client address: sign-ups, and log-in attempts (right or wrong). ``create_app``'s
 ``rate_limits`` may set other rates under these names."""
 
-_WHAT = {"create": "new tables", "join": "seats taken", "socket": "table sockets opened"}
+STUDY_LIMITS = {"analysis": "10/hour;30/day", "analysis_account": "20/day",
+                "hint": "30/minute", "hint_seat": "10/minute"}
+"""Analyses asked for (``analysis``: per client address; ``analysis_account``: per
+account, wherever it asks from) and hints (``hint``: per client address; ``hint_seat``:
+per seat, counted at the server that owns the table). ``create_app`` adds them to its
+``rate_limits`` unless those set them."""
+
+_WHAT = {"create": "new tables", "join": "seats taken", "socket": "table sockets opened",
+         "analysis": "analyses", "analysis_account": "analyses", "hint": "hints",
+         "hint_seat": "hints"}
 
 
 class RateLimited(Exception):

@@ -299,7 +299,7 @@ class Relay:
             for _attempt in range(3):
                 answer = await self.ask(remote, "intent", {
                     "seat": connection.seat, "watcher": connection.watcher_name,
-                    "text": text})
+                    "address": connection.address, "text": text})
                 if "elsewhere" not in answer:
                     break
                 remote.owner = answer["elsewhere"]  # moved meanwhile: ask its new owner
@@ -474,7 +474,8 @@ class Relay:
             table = await host.table(code)
             seated = args.get("seat")
             # A stand-in for the other server's socket: what it is sent goes back.
-            stand_in = Connection(table, None if seated is None else int(seated))
+            stand_in = Connection(table, None if seated is None else int(seated),
+                                  str(args.get("address") or ""))
             stand_in.watcher_name = str(args.get("watcher") or "")
             try:
                 await host.act(stand_in, parse_intent(str(args.get("text"))))

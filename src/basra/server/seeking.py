@@ -20,7 +20,9 @@ games only. An account that abandoned rated matches too often lately waits befor
 next rated seek (the playban, :mod:`basra.players.conduct`: refused with ``playban``).
 Seeks from one address are kept apart while others wait; a rated table made of two
 seeks from one address is flagged for moderators (``same_address``). Closing the socket
-cancels the seek.
+cancels the seek. A seek counts as a new table against its address's table-creation
+limit (``create``), and its socket against the address's most sockets open
+(``address_connections``), like a table's socket.
 
 **Many servers** (a shared cluster): one server at a time pairs the seeks of all, the
 holder of the ``~matchmaker`` lease (taken by any server that finds it free or its holder
@@ -68,10 +70,13 @@ from .errors import (
     LoginRequiredError,
     PlaybanError,
     RatedBanError,
+    RateLimited,
     ServerBusyError,
+    TooManyConnectionsError,
     refusal_of,
 )
 from .hub import Hub
+from .ratelimit import RateLimits
 from .sessions import request_account
 from .table import ConfigError, SeatConfig, TableConfig, clean_name
 
@@ -106,13 +111,34 @@ def _query_flag(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def _client(websocket: WebSocket) -> str:
+    """The client's address."""
+    return websocket.client.host if websocket.client is not None else ""
+
+
+async def _refuse(websocket: WebSocket, error: Exception) -> None:
+    """Answer an accepted seek socket with the error, and close it."""
+    refused = refusal_of(error)
+    assert refused is not None
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        answer: dict[str, Any] = {"type": "error", "code": refused.code,
+                                  "message": refused.message, "params": refused.params}
+        if refused.retry_after is not None:
+            answer["retry_after"] = refused.retry_after
+        await websocket.send_text(encode(answer))
+        await websocket.close(refused.close)
+
+
 class Seeking:
     """The waiting seeks of one server, and the task that pairs them."""
 
     def __init__(self, hub: Hub, store: Store, settings: SeekSettings | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 session_clock: Callable[[], float] = time.time) -> None:
+                 session_clock: Callable[[], float] = time.time,
+                 limiter: RateLimits | None = None) -> None:
         self.hub = hub
+        self.limiter = limiter
+        """Counts each seek as a new table of its address (none are counted without)."""
         self.session_clock = session_clock
         self.store = store
         self.settings = settings or SeekSettings()
@@ -303,8 +329,9 @@ class Seeking:
     # -- one seek's socket ---------------------------------------------------------------
 
     async def _seek_of(self, websocket: WebSocket) -> tuple[Seek, Account | None]:
-        """The seek a socket's query asks for; raises :class:`BadSeekError` or
-        :class:`LoginRequiredError`."""
+        """The seek a socket's query asks for; raises :class:`BadSeekError`,
+        :class:`LoginRequiredError` or :class:`RateLimited` (too many new tables from
+        the address: a seek makes one)."""
         query = websocket.query_params
         variant = query.get("variant") or "egyptian"
         try:
@@ -350,6 +377,8 @@ class Seeking:
             except ConfigError as error:
                 raise BadSeekError(str(error)) from None
             player, account = f"guest:{secrets.token_hex(8)}", None
+        if self.limiter is not None:
+            await self.limiter.check("create", _client(websocket))
         seek_id = secrets.token_hex(8)
         try:
             seek = Seek(seek_id, player, name, rating, found.name, players,
@@ -385,20 +414,27 @@ class Seeking:
                                seconds, count)
 
     async def serve(self, websocket: WebSocket) -> None:
-        """A seek socket, from its accepted handshake to its close."""
+        """A seek socket, from its accepted handshake to its close; counted among its
+        address's sockets (refused, ``too_many_connections``, past their most)."""
+        client = _client(websocket)
+        sockets = self.hub.sockets
+        try:
+            sockets.count_address(client)
+        except TooManyConnectionsError as error:
+            await _refuse(websocket, error)
+            return
+        sockets.add_address(client, 1)
+        try:
+            await self._serve(websocket)
+        finally:
+            sockets.add_address(client, -1)
+
+    async def _serve(self, websocket: WebSocket) -> None:
         try:
             seek, account = await self._seek_of(websocket)
         except (BadSeekError, LoginRequiredError, DisplayNameTakenError, PlaybanError,
-                RatedBanError) as error:
-            refused = refusal_of(error)
-            assert refused is not None
-            answer: dict[str, Any] = {"type": "error", "code": refused.code,
-                                      "message": refused.message,
-                                      "params": refused.params}
-            if refused.retry_after is not None:
-                answer["retry_after"] = refused.retry_after
-            await websocket.send_text(encode(answer))
-            await websocket.close(refused.close)
+                RatedBanError, RateLimited) as error:
+            await _refuse(websocket, error)
             return
         outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._outboxes[seek.id] = outbox

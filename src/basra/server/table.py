@@ -15,6 +15,7 @@ from typing import Any
 from basra.bots import BOT_LEVELS
 from basra.cards import CARD_NAMES, card_names, parse_card
 from basra.match import Match, Play
+from basra.players.marks import cap_marks
 from basra.players.names import computer_label, computer_name, guest_name
 from basra.players.ratings import pool_key
 from basra.record import Player, match_record
@@ -55,12 +56,13 @@ def token_hash(token: str) -> str:
 
 
 def clean_name(name: object, fallback: str) -> str:
-    """A display name: printable, trimmed, at most ``MAX_NAME`` characters."""
+    """A display name: printable, trimmed, a few combining marks per letter at most
+    (:func:`~basra.players.marks.cap_marks`), at most ``MAX_NAME`` characters."""
     if name is None:
         return fallback
     if not isinstance(name, str):
         raise ConfigError(f"name must be text, not {name!r}")
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    text = cap_marks(" ".join("".join(ch for ch in name if ch.isprintable()).split()))
     return text[:MAX_NAME] or fallback
 
 

@@ -14,6 +14,7 @@ per capability, each in its own module:
 ``store.moderation`` moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
 ``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
 ``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
+``store.reveals``    puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -42,6 +43,7 @@ from .logins import Logins
 from .moderation import Moderation
 from .ratings import Ratings
 from .records import Records
+from .reveals import Reveals
 from .sqlite import reader_pragmas, writer_pragmas
 from .tables import Tables
 from .writer import StorageError, StoreHealth, Writer, reason
@@ -117,6 +119,7 @@ class Store:
         self.moderation = Moderation(self.writer)
         self.conduct = Conduct(self.writer)
         self.logins = Logins(self.writer)
+        self.reveals = Reveals(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

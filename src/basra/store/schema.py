@@ -27,6 +27,7 @@ basra_moderators      one per moderator; basra_reports one per player's report;
 basra_blocks          one per block; basra_sanctions one per mute, ban, closing;
 basra_audit           one per moderator's action
 basra_abandons        one per rated match an account aborted or forfeited (the playban)
+basra_puzzle_reveals  one per puzzle and account or address hash shown its solution
 =============  ================================================================
 """
 
@@ -67,6 +68,7 @@ __all__ = [
     "moves_table",
     "puzzle_attempts_table",
     "puzzle_ratings_table",
+    "puzzle_reveals_table",
     "rated_results_table",
     "rating_history_table",
     "ratings_table",
@@ -328,6 +330,17 @@ login_address_failures_table = Table(
 
 
 # -- puzzle integrity (migration 0010) ---------------------------------------------------
+
+puzzle_reveals_table = Table(
+    "basra_puzzle_reveals", metadata,
+    Column("puzzle_id", String(24), primary_key=True),
+    Column("shown_to", String(72), primary_key=True),
+    Column("shown_at", BigInteger, nullable=False),
+    Index("ix_basra_puzzle_reveals_shown_at", "shown_at"),
+)
+"""A puzzle's solution shown: ``shown_to`` is ``user:<id>`` (an account, for good) or
+``address:<hash>`` (a keyed hash of the client's address, never the address, for a
+day); ``shown_at`` is the latest time, in ms."""
 
 
 # -- moderation (migration 0011) ---------------------------------------------------------

@@ -76,6 +76,7 @@ __all__ = [
     "note_text",
     "notes_for",
     "record_digest",
+    "spread",
 ]
 
 FORMAT = "basra-analysis/1"
@@ -334,13 +335,29 @@ def _evaluate_job(observation: Observation, seconds: float, samples: int | None,
     return evaluation, note_facts(observation, evaluation, played)
 
 
+def spread(total: int, most: int | None) -> list[int]:
+    """The indexes of ``most`` of ``total`` decisions, spread evenly from the first
+    (all of them when there are no more than ``most``).
+
+    >>> spread(10, 4), spread(3, 4)
+    ([0, 2, 5, 7], [0, 1, 2])
+    """
+    if most is None or total <= most:
+        return list(range(total))
+    return [i * total // most for i in range(max(1, most))]
+
+
 def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
                   think_ms: int = DEFAULT_THINK_MS, samples: int | None = None,
                   seed: int = 0, jobs: int = 1,
-                  progress: Callable[[int, int], None] | None = None) -> list[Decision]:
+                  progress: Callable[[int, int], None] | None = None,
+                  max_decisions: int | None = None) -> list[Decision]:
     """Analyse every decision of a replayed match (of ``seats``, all by default), on
-    ``jobs`` processes; ``progress(done, total)`` is called as decisions finish."""
+    ``jobs`` processes; ``progress(done, total)`` is called as decisions finish. With
+    ``max_decisions``, a longer match has only that many of its decisions analysed,
+    spread evenly through it (see :func:`spread`)."""
     points = list(decision_points(match, seats))
+    points = [points[i] for i in spread(len(points), max_decisions)]
     total = len(points)
     seconds = max(0.001, think_ms / 1000)
     seeds = [seed * 1_000_003 + deal * 1009 + play for deal, play, _, _ in points]
@@ -412,8 +429,10 @@ def _eval_for_first_side(rules_sides: int, side: int, value: float) -> float | N
 def analysis_document(record: dict[str, Any], decisions: Sequence[Decision], *,
                       think_ms: int = DEFAULT_THINK_MS, samples: int | None = None,
                       seed: int = 0, source: str | None = None,
-                      seconds: float | None = None) -> dict[str, Any]:
-    """The ``basra-analysis/1`` document of a record's analysis (see docs/analysis.md)."""
+                      seconds: float | None = None,
+                      decisions_in_match: int | None = None) -> dict[str, Any]:
+    """The ``basra-analysis/1`` document of a record's analysis (see docs/analysis.md);
+    ``decisions_in_match``, when more than were analysed, is said in ``sampled``."""
     from basra.rules import Rules
 
     rules = Rules.from_dict(record["rules"])
@@ -438,6 +457,8 @@ def analysis_document(record: dict[str, Any], decisions: Sequence[Decision], *,
     }
     if seconds is not None:
         document["settings"]["seconds"] = round(seconds, 2)
+    if decisions_in_match is not None and decisions_in_match > len(decisions):
+        document["sampled"] = {"decisions": decisions_in_match, "analysed": len(decisions)}
     for d in decisions:
         side = rules.side_of[d.seat]
         best = d.evaluation.moves[0]

@@ -113,6 +113,7 @@ export function renderAnalysisFrame(index) {
     return;
   }
   const decision = decisionAt(index);
+  renderSampled();
   renderChart(decision);
   renderSummary();
   for (const node of document.querySelectorAll(".better-move")) node.classList.remove("better-move");
@@ -133,6 +134,14 @@ export function renderAnalysisFrame(index) {
   verdict.replaceChildren(...parts);
 }
 
+/** Says so when a long match had only some of its decisions analysed. */
+function renderSampled() {
+  const sampled = analysis?.sampled ?? null;
+  $("analysis-sampled").hidden = sampled === null;
+  $("analysis-sampled").textContent = sampled === null ? ""
+    : t("limit_analysis_sampled", { analysed: sampled.analysed, decisions: sampled.decisions });
+}
+
 function show(document_) {
   analysis = document_;
   byKey = new Map(analysis.decisions.map((d) => [`${d.deal}:${d.play}`, d]));
@@ -140,6 +149,7 @@ function show(document_) {
   $("analyze").hidden = true;
   $("analysis-status").textContent = "";
   $("analysis-body").hidden = false;
+  renderSampled();
   document.body.dataset.analysis = "done";
   hooks.render();
 }
@@ -155,7 +165,9 @@ async function start() {
     waiting();
   } catch (error) {
     $("analyze").disabled = false;
-    $("analysis-status").textContent = t("analysis_failed", { error: error.message });
+    // A refusal for now (the queue is full, too many asked for) is no failure: it says why.
+    const later = error instanceof ApiError && (error.status === 429 || error.status === 503);
+    $("analysis-status").textContent = later ? error.message : t("analysis_failed", { error: error.message });
   }
 }
 

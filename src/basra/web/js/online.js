@@ -76,7 +76,9 @@ function seekUrl(rated) {
 /** A refusal of the seek socket: [key, params] by its code, else the server's words. */
 function serverError(message) {
   const key = errorKey(message);
-  if (key) return [key, message.params ?? {}];
+  const params = { ...(message.params ?? {}) };
+  if (!("n" in params) && "seconds" in params) params.n = Number(params.seconds); // a wait
+  if (key) return [key, params];
   return message.message ? { text: message.message } : ["error.server_error", {}];
 }
 

@@ -115,6 +115,11 @@ function renderResult() {
   verdict.textContent = t(result.correct ? "puzzle_correct" : "puzzle_wrong");
   verdict.className = result.correct ? "puzzle-right" : "puzzle-wrong";
   $("puzzle-solution").replaceChildren(sentence("puzzle_solution", { move: moveWords(result.solution) }));
+  // An account's answer that did not move its rating says why (a solution seen before).
+  const unrated = result.rating?.unrated ?? null;
+  $("puzzle-unrated").hidden = unrated === null;
+  $("puzzle-unrated").dataset.reason = unrated ?? "";
+  $("puzzle-unrated").textContent = unrated === null ? "" : t(`puzzle_unrated_${unrated}`);
   // The explanation is written by the server in English; other languages show the values.
   $("puzzle-explanation").hidden = lang() !== "en";
   $("puzzle-explanation").textContent = result.explanation;
