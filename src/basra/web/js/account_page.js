@@ -6,7 +6,7 @@
 import { $, el } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { accountName, redrawAccount, setupAccount } from "./account.js";
-import { errorKey, lang, setupLang, t } from "./i18n.js";
+import { errorKey, formatMoment, setupLang, t } from "./i18n.js";
 
 let sessions = null; // the list from the server, or null before it came
 let errors = {}; // field -> text
@@ -16,7 +16,17 @@ const FIELD_OF = { wrong_password: "current", login_locked: "current", weak_pass
 
 function when(ms) {
   if (ms === null || ms === undefined) return "–";
-  return new Intl.DateTimeFormat(lang(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
+  return formatMoment(ms);
+}
+
+/** A browser's User-Agent in short ("Firefox, Windows"), or null when it says nothing known. */
+function browserOf(agent) {
+  if (!agent) return null;
+  const browsers = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+  const systems = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+  const browser = browsers.find(([mark]) => agent.includes(mark))?.[1];
+  const system = systems.find(([mark]) => agent.includes(mark))?.[1];
+  return [browser, system].filter(Boolean).join(", ") || null;
 }
 
 /** A refusal in the page's language: its code's text, and the estimator's hint after it. */
@@ -46,7 +56,7 @@ function renderSessions() {
   if (!loggedIn || !sessions) return;
   $("sessions").replaceChildren(...sessions.map((session) => {
     const item = el("li", { class: "session", "data-session": session.id },
-      el("strong", { text: session.current ? t("account_session_this") : (session.browser || t("account_unknown_browser")) }),
+      el("strong", { text: session.current ? t("account_session_this") : (browserOf(session.browser) || t("account_unknown_browser")), dir: "auto", title: session.browser || "" }),
       el("span", { class: "hint", text: ` ${t("account_session_created", { when: when(session.created_at) })} · ${t("account_session_used", { when: when(session.last_used_at) })}` }));
     if (!session.current) {
       const end = el("button", { type: "button", class: "btn btn-small", text: t("account_session_end") });

@@ -85,6 +85,12 @@ export function formatNumber(value, options = {}) {
   return numbers.get(key).format(value);
 }
 
+/** A moment (Unix milliseconds) as the page's language writes it, in its own digits. */
+export function formatMoment(ms) {
+  const system = texts.number_system || "latn";
+  return new Date(ms).toLocaleString(`${current}-u-nu-${system}`, { dateStyle: "medium", timeStyle: "short" });
+}
+
 function pluralForm(count, options) {
   const key = JSON.stringify(options);
   if (!plurals.has(key)) plurals.set(key, new Intl.PluralRules(current, options));

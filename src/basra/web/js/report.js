@@ -9,7 +9,7 @@
 
 import { $, el } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
-import { formatNumber, lang, t } from "./i18n.js";
+import { formatMoment, t } from "./i18n.js";
 
 export const REASONS = ["cheating", "abuse", "bad_name", "other"];
 export const MAX_REPORT_TEXT = 500;
@@ -20,9 +20,7 @@ let standing = null;
 
 /** A moment (Unix milliseconds) as the page's language writes it. */
 export function when(ms) {
-  // In the language's own digits, as formatNumber writes them (its catalog's number_system).
-  const system = { "0": "latn", "\u0660": "arab", "\u06F0": "arabext" }[formatNumber(0)] ?? "latn";
-  return new Date(ms).toLocaleString(`${lang()}-u-nu-${system}`, { dateStyle: "medium", timeStyle: "short" });
+  return formatMoment(ms);
 }
 
 function dialog() {
