@@ -12,7 +12,9 @@ from basra.i18n import (
     DEFAULT_LANGUAGE,
     catalog,
     choose_language,
+    format_number,
     languages,
+    phrase,
     placeholders,
     plural_keys,
     text,
@@ -138,3 +140,13 @@ def test_every_notice_of_the_computer_has_a_text(language: str) -> None:
 
     missing = [note for note in NOTICES if f"notice_{note}" not in catalog(language)]
     assert not missing, f"{language}.json has no notice_ text for {missing}"
+
+
+def test_the_server_writes_numbers_and_counts_as_the_pages_do() -> None:
+    assert format_number("ar", 1700) == "١٧٠٠"
+    assert format_number("fa", 24) == "۲۴"
+    assert [phrase("ar", "duration_minute", n=n) for n in (1, 2, 5, 11)] == [
+        "دقيقة واحدة", "دقيقتين", "٥ دقائق", "١١ دقيقة"]
+    assert phrase("en", "times_count", n=1) == "once"
+    assert phrase("fa", "rate_help", rate={"key": "rate_minute", "n": 20},
+                  more={"key": "rate_day", "n": 300}) == "دقیقه‌ای ۲۰ (روزی ۳۰۰)"

@@ -33,8 +33,11 @@ __all__ = [
     "Catalog",
     "catalog",
     "choose_language",
+    "format_number",
     "languages",
+    "phrase",
     "placeholders",
+    "plural_form",
     "plural_keys",
     "text",
 ]
@@ -87,6 +90,72 @@ def text(language: str, key: str, **params: object) -> str:
     if not isinstance(value, str):
         value = value["other"]
     return _HOLE.sub(lambda hole: str(params.get(hole[1], hole[0])), value)
+
+
+_DIGITS = {"latn": "0123456789",
+           "arab": "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669",
+           "arabext": "\u06f0\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7\u06f8\u06f9"}
+
+
+def format_number(language: str, value: int) -> str:
+    """A whole number in the digits of ``language`` (its ``number_system``), without
+    thousands separators: the server's side of the pages' ``formatNumber``.
+
+    >>> format_number("fa", 1600), format_number("ar", 24), format_number("en", 64)
+    ('۱۶۰۰', '٢٤', '64')
+    """
+    digits = _DIGITS.get(text(language, "number_system"), _DIGITS["latn"])
+    return str(value).translate(str.maketrans(_DIGITS["latn"], digits))
+
+
+@functools.cache
+def _plural_rules(language: str) -> object:
+    import icu  # type: ignore[import-untyped]
+
+    return icu.PluralRules.forLocale(icu.Locale(language))
+
+
+def plural_form(language: str, count: int) -> str:
+    """The plural category of ``count`` in ``language`` (CLDR's, as the pages'
+    ``Intl.PluralRules`` chooses it).
+
+    >>> [plural_form("ar", n) for n in (0, 1, 2, 5, 11, 100)]
+    ['zero', 'one', 'two', 'few', 'many', 'other']
+    """
+    form: str = _plural_rules(language).select(count)  # type: ignore[attr-defined]
+    return form
+
+
+def phrase(language: str, key: str, **params: object) -> str:
+    """The text ``key`` in ``language`` as the pages' ``t`` writes it: a counting text in
+    the plural form of ``params["n"]``, whole numbers in the language's digits, and a
+    param that is itself a mapping with a ``key`` written as that text first (with the
+    rest of the mapping as its params: ``{"key": "duration_minute", "n": 5}``).
+
+    >>> phrase("ar", "duration_minute", n=5)
+    '٥ دقائق'
+    >>> phrase("en", "rate_help", rate={"key": "rate_minute", "n": 20},
+    ...        more={"key": "rate_day", "n": 300})
+    '20 a minute (300 a day)'
+    """
+    value = catalog(language)[key]
+    if not isinstance(value, str):
+        count = params.get("n")
+        form = plural_form(language, count) if isinstance(count, int) else "other"
+        value = value.get(form, value["other"])
+
+    def fill(hole: re.Match[str]) -> str:
+        if hole[1] not in params:
+            return hole[0]
+        param = params[hole[1]]
+        if isinstance(param, Mapping) and "key" in param:
+            inner = {name: item for name, item in param.items() if name != "key"}
+            return phrase(language, str(param["key"]), **inner)
+        if isinstance(param, int) and not isinstance(param, bool):
+            return format_number(language, param)
+        return str(param)
+
+    return _HOLE.sub(fill, value)
 
 
 def placeholders(value: str | Mapping[str, str]) -> frozenset[str]:

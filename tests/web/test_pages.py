@@ -86,3 +86,36 @@ def test_the_current_page_is_marked_in_the_navigation(web: Any) -> None:
     page = web.http.get("/puzzles").text
     assert re.search(r'<a href="/puzzles" data-i18n="puzzles" aria-current="page">', page)
     assert 'aria-current' not in re.sub(r'<a href="/puzzles".*?</a>', "", page)
+
+
+def help_paragraph(page: str, key: str) -> str:
+    found = re.search(rf'<p data-i18n="{key}"[^>]*>([^<]*)</p>', page)
+    assert found is not None, key
+    return found[1]
+
+
+def test_the_help_page_states_this_servers_own_numbers(start_web: Any) -> None:
+    web = start_web(same_pair_limit=5, puzzle_floor=1700, playban_base=120,
+                    address_connections=32,
+                    rate_limits={"create": "7/minute;70/day", "join": "60/minute",
+                                 "socket": "240/minute"})
+    english = web.http.get("/help").text
+    assert "at most 5 times in 24 hours" in help_paragraph(english, "conduct_help_pairs")
+    assert "a wait of 2 minutes" in help_paragraph(english, "conduct_help_playban")
+    assert "rated 1700 or more" in help_paragraph(english, "mod_help_puzzles")
+    play = help_paragraph(english, "limit_help_play")
+    assert "7 a minute (70 a day)" in play and "keep 32 connections" in play
+    assert "1600" not in english
+    # the params travel with the text, so the page's script can write it in another language
+    assert re.search(r'data-i18n="mod_help_puzzles" data-i18n-params=\'\{"rating": 1700\}\'',
+                     english)
+    web.http.cookies.set(LANGUAGE_COOKIE, "ar")
+    try:
+        arabic = web.http.get("/help").text
+    finally:
+        web.http.cookies.delete(LANGUAGE_COOKIE)
+    assert "أكثر من ٥ مرات خلال ٢٤ ساعة" in help_paragraph(arabic, "conduct_help_pairs")
+    assert "انتظار دقيقتين" in help_paragraph(arabic, "conduct_help_playban")
+    assert "١٧٠٠" in help_paragraph(arabic, "mod_help_puzzles")
+    assert "٧ في الدقيقة (٧٠ في اليوم)" in help_paragraph(arabic, "limit_help_play")
+    assert "1700" not in help_paragraph(arabic, "mod_help_puzzles")

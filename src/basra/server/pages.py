@@ -21,6 +21,7 @@ the account and a language menu with one entry a catalog (``web/i18n/<lang>.json
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -30,11 +31,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 
-from basra.i18n import choose_language, languages, text
+from basra.i18n import choose_language, languages, phrase, text
+from basra.players.marks import MAX_MARKS
 
 from .errors import NoPageError
+from .settings import CHAT_LIMIT
 
-__all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "router", "web_root"]
+__all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "help_params", "router", "web_root"]
 
 LANGUAGE_COOKIE = "basra_lang"
 """The cookie that keeps the language a person chose (set by the pages' language menu)."""
@@ -93,7 +96,7 @@ def page_language(request: Request) -> str:
 
 def _context(language: str, page: Page, current: str) -> dict[str, Any]:
     def translate(key: str, **params: object) -> str:
-        return text(language, key, **params)
+        return phrase(language, key, **params)
 
     return {
         "lang": language,
@@ -109,7 +112,77 @@ def _context(language: str, page: Page, current: str) -> dict[str, Any]:
     }
 
 
-def render(request: Request, name: str, current: str = "") -> Response:
+Param = dict[str, Any]
+"""A catalog text's params; one that is itself a text is ``{"key": ..., its params}``
+(:func:`basra.i18n.phrase`, and the pages' ``data-i18n-params``)."""
+
+_UNITS = (("hour", 3600), ("minute", 60), ("second", 1))
+
+
+def duration(seconds: float) -> Param:
+    """A span of time as a text: in the largest unit that measures it whole.
+
+    >>> duration(86400), duration(300), duration(90)
+    ({'key': 'duration_hour', 'n': 24}, {'key': 'duration_minute', 'n': 5}, \
+{'key': 'duration_second', 'n': 90})
+    """
+    whole = max(1, round(seconds))
+    unit, size = next((unit, size) for unit, size in _UNITS if whole % size == 0)
+    return {"key": f"duration_{unit}", "n": whole // size}
+
+
+def rate(items: Sequence[Any]) -> Param:
+    """A rate limit's items (the ``limits`` library's, ``20/minute;300/day``) as a text:
+    "20 a minute (300 a day)"; "any number" without a limit."""
+    texts: list[Param] = []
+    for item in items:
+        unit = item.GRANULARITY.name
+        if item.multiples == 1 and unit in ("second", "minute", "hour", "day"):
+            texts.append({"key": f"rate_{unit}", "n": item.amount})
+        else:
+            texts.append({"key": "rate_per", "n": item.amount,
+                          "period": duration(item.get_expiry())})
+    if not texts:
+        return {"key": "rate_any"}
+    if len(texts) == 1:
+        return texts[0]
+    more = texts[1]
+    for item_text in texts[2:]:
+        more = {"key": "rate_and", "first": more, "second": item_text}
+    return {"key": "rate_help", "rate": texts[0], "more": more}
+
+
+def help_params(state: Any) -> dict[str, Param]:
+    """The numbers the help page states, as this server has them: its hub's settings
+    (``state.hub.settings``), the rate limits in force (``state.limiter``), the analyses'
+    settings (``state.analyses.config``) and the chat's limits; params by catalog key."""
+    settings = state.hub.settings
+    limits = state.limiter.limits
+    analysis = state.analyses.config
+    messages, seconds = CHAT_LIMIT
+    window = duration(settings.conduct_window)
+    return {
+        "conduct_help_pairs": {"times": {"key": "times_count", "n": settings.same_pair_limit},
+                               "window": window},
+        "conduct_help_playban": {"window": window, "wait": duration(settings.playban_base),
+                                 "cap": duration(settings.playban_cap)},
+        "mod_help_puzzles": {"rating": settings.puzzle_floor},
+        "limit_help_play": {"tables": rate(limits.get("create", [])),
+                            "connections": settings.address_connections,
+                            "hints_seat": rate(limits.get("hint_seat", [])),
+                            "hints": rate(limits.get("hint", []))},
+        "limit_help_chat": {"messages": {"key": "messages_count", "n": messages},
+                            "period": duration(seconds),
+                            "marks": {"key": "marks_count", "n": MAX_MARKS}},
+        "limit_help_analysis": {"network": rate(limits.get("analysis", [])),
+                                "account": rate(limits.get("analysis_account", [])),
+                                "queued": analysis.max_queued,
+                                "moves": analysis.max_decisions},
+    }
+
+
+def render(request: Request, name: str, current: str = "",
+           **extra: Any) -> Response:
     """The page ``name`` of :data:`PAGES` in the request's language; a 404 when its
     template is not part of this server's front end."""
     page = PAGES[name]
@@ -118,7 +191,7 @@ def render(request: Request, name: str, current: str = "") -> Response:
                           "end yet", page=page.template)
     language = page_language(request)
     response = templates.TemplateResponse(request, page.template,
-                                           _context(language, page, current))
+                                           {**_context(language, page, current), **extra})
     response.headers["Content-Language"] = language
     response.headers["Vary"] = "Cookie, Accept-Language"
     return response
@@ -146,7 +219,7 @@ async def leaderboard_page(request: Request) -> Response:
 
 @router.get("/help")
 async def help_page(request: Request) -> Response:
-    return render(request, "help", "/help")
+    return render(request, "help", "/help", params=help_params(request.app.state))
 
 
 @router.get("/puzzles")

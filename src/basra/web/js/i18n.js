@@ -180,9 +180,38 @@ export function levelName(level) {
   return hasKey(key) ? t(key) : level;
 }
 
-/** Fills every [data-i18n] element's text and [data-i18n-label] element's aria-label. */
+/**
+ * Params as the server writes them in a `data-i18n-params` attribute (JSON): a param that
+ * is itself a text is `{"key": ..., its params}` ("5 minutes": `{"key": "duration_minute",
+ * "n": 5}`), written in the page's language first.
+ */
+function resolved(params) {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => {
+    if (value && typeof value === "object" && "key" in value) {
+      const { key, ...inner } = value;
+      return [name, t(key, resolved(inner))];
+    }
+    return [name, value];
+  }));
+}
+
+/** The text of a [data-i18n] element, with the params of its `data-i18n-params` if any. */
+function elementText(el) {
+  let params = {};
+  try {
+    params = el.dataset.i18nParams ? JSON.parse(el.dataset.i18nParams) : {};
+  } catch {
+    params = {};
+  }
+  return t(el.dataset.i18n, resolved(params));
+}
+
+/**
+ * Fills every [data-i18n] element's text (with its [data-i18n-params]) and
+ * [data-i18n-label] element's aria-label.
+ */
 export function applyLang(scope = document) {
-  for (const el of scope.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of scope.querySelectorAll("[data-i18n]")) el.textContent = elementText(el);
   for (const el of scope.querySelectorAll("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   }
