@@ -95,6 +95,10 @@ class Opener:
 KEY_NAMES = ("Home", "End", "Enter", "Space")
 """Keys named as their keycaps print them: a page in any language may name them so."""
 
+LETTER_EXAMPLES = ("i", "o", "I", "l")
+"""Latin letters the Help page shows as themselves (look-alike names: a dotless ı for an
+i, a 0 for an o, a capital I for an l), in every language."""
+
 _UNTRANSLATED = r"""([language, allowed]) => {
   const latinWord = /[A-Za-z0-9](?:[A-Za-z0-9:=.'’_-]*[A-Za-z0-9])?/g;
   const arabic = /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
@@ -148,12 +152,13 @@ def untranslated(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     left out, and so are card faces drawn as text.
 
     On an Arabic or Persian page a text fails with a word in Latin letters, unless it is a
-    card (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES`` or one of ``allowed``
+    card (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES``, ``LETTER_EXAMPLES`` or ``allowed``
     (what the test typed: player names, table codes). On an English page a text fails
     with Arabic-script letters (Arabic or Persian) outside the words of ``allowed``.
     """
     language = page.locator("html").get_attribute("lang") or "en"
-    found: list[str] = page.evaluate(_UNTRANSLATED, [language, [*KEY_NAMES, *allowed]])
+    found: list[str] = page.evaluate(_UNTRANSLATED,
+                                     [language, [*KEY_NAMES, *LETTER_EXAMPLES, *allowed]])
     return found
 
 

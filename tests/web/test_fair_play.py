@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from basra.players.conduct import ranks_with_forfeits
 from basra.players.ratings import rate_match
 from basra.server.seeking import SeekSettings
+from tests.support.seeking import paired
 
 FAST = SeekSettings(computer_after=0.4, pair_every=0.05, waiting_every=0.2)
 AWAY = 1.5
@@ -33,18 +34,6 @@ def online(start_web: Callable[..., Any]) -> Callable[..., Any]:
                          **{"away_after": AWAY, **options})
 
     return start
-
-
-def paired(client: Any) -> dict[str, Any]:
-    """Read waiting messages until the seat comes."""
-    deadline = time.monotonic() + 10
-    while True:
-        assert time.monotonic() < deadline, f"{client} was never paired"
-        message = client.receive()
-        if message["type"] == "waiting":
-            continue
-        assert message["type"] == "paired", message
-        return message
 
 
 def rated_pair(web: Any, names: tuple[str, str]) -> tuple[list[str], list[dict[str, Any]]]:

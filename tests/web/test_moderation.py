@@ -16,6 +16,7 @@ from basra.players.accounts import name_key
 from basra.server.seeking import SeekSettings
 from basra.store.moderation import OPERATOR
 from basra.store.schema import ratings_table
+from tests.support.seeking import paired
 
 FAST = SeekSettings(computer_after=30, pair_every=0.05, waiting_every=0.2)
 
@@ -186,14 +187,6 @@ def waiting(client: Any, seconds: float) -> None:
     while time.monotonic() < deadline:
         message = client.receive()
         assert message["type"] == "waiting", message
-
-
-def paired(client: Any) -> dict[str, Any]:
-    while True:
-        message = client.receive()
-        if message["type"] != "waiting":
-            assert message["type"] == "paired", message
-            return message
 
 
 @pytest.fixture()

@@ -13,6 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from basra.players.ratings import COMPUTER_RATINGS
 from basra.server.seeking import SeekSettings
+from tests.support.seeking import paired as wait_for_pairing
 
 FAST = SeekSettings(computer_after=0.4, pair_every=0.05, waiting_every=0.2)
 DATABASES = ["sqlite", *(["postgresql"] if os.environ.get("BASRA_TEST_POSTGRES_URL") else [])]
@@ -30,19 +31,12 @@ def online(start_web: Callable[..., Any]) -> Callable[..., Any]:
 
 def paired(client: Any) -> dict[str, Any]:
     """Read waiting messages until the seat comes; the socket is closed then."""
-    deadline = time.monotonic() + 10
-    while True:
-        assert time.monotonic() < deadline, f"{client} was never paired"
-        message = client.receive()
-        if message["type"] == "waiting":
-            assert isinstance(message["seconds"], int)
-            continue
-        assert message["type"] == "paired", message
-        assert set(message) == {"type", "table", "seat", "token", "url"}
-        assert message["url"] == f"/t/{message['table']}"
-        with pytest.raises(WebSocketDisconnect):
-            client.receive()
-        return message
+    message = wait_for_pairing(client)
+    assert set(message) == {"type", "table", "seat", "token", "url"}
+    assert message["url"] == f"/t/{message['table']}"
+    with pytest.raises(WebSocketDisconnect):
+        client.receive()
+    return message
 
 
 def wait_until(check: Callable[[], bool], seconds: float = 5.0) -> None:
