@@ -11,68 +11,21 @@ own, as the server sees it, without any header it would have to trust.
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
 import os
 import signal
 import time
 from collections.abc import Iterator
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 
+from tests.support.clients import Client
 from tests.support.realserver import Server, sqlite_url
 
 PASSWORD = "correct horse battery"
-
-
-class Client:
-    """HTTP from one source address, keeping the session cookie."""
-
-    def __init__(self, server: Server, source: str = "127.0.0.1",
-                 agent: str = "test-browser") -> None:
-        self.server = server
-        self.source = source
-        self.agent = agent
-        self.cookie: str | None = None
-
-    def request(self, method: str, path: str, body: Any = None,
-                headers: dict[str, str] | None = None, raw: bytes | None = None
-                ) -> tuple[int, Any, dict[str, str]]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30,
-                                                source_address=(self.source, 0))
-        sent = {"User-Agent": self.agent, **(headers or {})}
-        if self.cookie:
-            sent["Cookie"] = f"basra_session={self.cookie}"
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        if data is not None:
-            sent["Content-Type"] = "application/json"
-        try:
-            connection.request(method, path, body=data, headers=sent)
-            response = connection.getresponse()
-            text = response.read()
-            answer_headers = {k.lower(): v for k, v in response.getheaders()}
-            for header in response.headers.get_all("set-cookie") or []:
-                cookie: SimpleCookie = SimpleCookie()
-                cookie.load(header)
-                if "basra_session" in cookie:
-                    self.cookie = cookie["basra_session"].value or None
-        finally:
-            connection.close()
-        try:
-            parsed = json.loads(text) if text else None
-        except ValueError:
-            parsed = text.decode(errors="replace")
-        return response.status, parsed, answer_headers
-
-    def post(self, path: str, body: Any = None, **options: Any) -> tuple[int, Any, dict[str, str]]:
-        return self.request("POST", path, body if body is not None else {}, **options)
-
-    def get(self, path: str, **options: Any) -> tuple[int, Any, dict[str, str]]:
-        return self.request("GET", path, **options)
 
 
 def refused(answer: tuple[int, Any, dict[str, str]], status: int, code: str) -> dict[str, Any]:
