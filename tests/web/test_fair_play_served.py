@@ -81,3 +81,40 @@ def test_a_player_who_never_comes_rates_nobody_and_earns_a_playban(tmp_path: Pat
             status, profile, _ = client.get(f"/api/users/{name}")
             assert status == 200 and profile["ratings"] == {}, profile
         assert "Traceback" not in server.log(), server.log()[-3000:]
+
+
+@pytest.mark.slow
+def test_a_player_who_leaves_loses_and_a_one_sided_rematch_is_refused(
+        tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "basra.db")
+    with Server(url, tmp_path, "--bot-delay", "0", "--away-after", "1") as server:
+        server.wait()
+        nadia, karim = Client(server, "127.0.0.2"), Client(server, "127.0.0.3")
+        for client, name in ((nadia, "Nadia_n"), (karim, "Karim_k")):
+            assert client.post("/api/signup", {"name": name, "password": PASSWORD})[0] == 201
+
+        async def forfeited() -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+            mine, his = await paired(server, nadia, karim)
+            stays = SeatClient(mine["table"], mine["seat"], mine["token"], server.ws_base)
+            leaves = SeatClient(his["table"], his["seat"], his["token"], server.ws_base)
+            stays.start()
+            leaves.start()
+            # Karim makes his first play, then leaves for good.
+            await until(lambda: bool(leaves.round_trips), "Karim's first play", 30)
+            await leaves.close()
+            await until(lambda: stays.state is not None and stays.state["result"] is not None,
+                        "the match played out", 120)
+            end = stays.state
+            assert end is not None
+            stays.send({"type": "rematch"})  # Karim is not there to ask too
+            await until(lambda: bool(stays.errors), "the rematch answered", 10)
+            await stays.close()
+            return end, stays.errors, his["seat"]
+
+        end, errors, gone = asyncio.run(forfeited())
+        assert end["conduct"]["forfeits"] == [gone] and end["conduct"]["unrated"] is None
+        changes = {change["seat"]: change for change in end["rating_changes"]}
+        assert changes[gone]["after"] < changes[gone]["before"]  # his loss, whatever the score
+        assert changes[1 - gone]["after"] > changes[1 - gone]["before"]
+        assert [error["code"] for error in errors] == ["seek_again"]
+        assert "Traceback" not in server.log(), server.log()[-3000:]
