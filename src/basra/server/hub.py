@@ -229,7 +229,7 @@ class Hub:
         try:
             intent = parse_intent(text)
             if intent.kind == "chat":
-                self.play.chat_allowed(connection)
+                self.play.chat.socket_allowed(connection)
             if isinstance(connection.table, RemoteTable):
                 if intent.kind == "ping":
                     connection.send({"type": "pong"})

@@ -149,7 +149,7 @@ def report_context(hub: Hub, table: Table, seat: object) -> dict[str, Any]:
         return {"refused": f"nobody is seated at seat {seat} of table {table.code}"}
     account = table.accounts[seat]
     return {"name": name, "account": None if account is None else list(account),
-            "chat": list(hub.play.chat_lines.get(table.code, ())),
+            "chat": list(hub.play.chat.lines.get(table.code, ())),
             "record": table.record_ids[-1] if table.record_ids else None}
 
 
