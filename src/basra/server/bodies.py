@@ -15,11 +15,13 @@ from typing import Any, TypeVar
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from basra.players.moderation import REPORT_REASONS
+
 from .errors import BadRequestError
 
-__all__ = ["MAX_BODY", "MAX_DEPTH", "AccountBody", "AnswerBody", "EndSessionsBody", "JoinBody",
-           "NewTableBody", "PasswordBody", "QuickBody", "SeatBody", "nesting", "openapi_body",
-           "read_body", "read_json"]
+__all__ = ["MAX_BODY", "MAX_DEPTH", "AccountBody", "ActionBody", "AnswerBody", "EndSessionsBody",
+           "JoinBody", "NameBody", "NewTableBody", "PasswordBody", "QuickBody", "ReportBody",
+           "SeatBody", "nesting", "openapi_body", "read_body", "read_json"]
 
 MAX_BODY = 1_000_000
 """Largest request body read (an uploaded record), in bytes."""
@@ -96,6 +98,39 @@ class EndSessionsBody(_Body):
 
     id: Any = _field(_TEXT, "The id of the session to end, from the list of sessions.")
     others: Any = _field({"type": "boolean"}, "End every session but this one.", False)
+
+
+class ReportBody(_Body):
+    """``POST /api/reports``: a report of a player, by name or by a table's seat."""
+
+    reason: Any = _field({"enum": list(REPORT_REASONS)},
+                         "Why the player is reported.")
+    text: Any = _field(_TEXT, "What happened (needed for other), at most 500 characters.")
+    name: Any = _field(_TEXT, "The account reported (from its page).")
+    table: Any = _field(_TEXT, "The table's code (a report made at a table).")
+    seat: Any = _field(_NUMBER, "The seat reported at that table.")
+
+
+class NameBody(_Body):
+    """``POST /api/blocks`` and ``/api/blocks/remove``: the account to block or unblock."""
+
+    name: Any = _field(_TEXT, "The account's name.")
+
+
+class ActionBody(_Body):
+    """``POST /api/mod/actions``: a moderator's action."""
+
+    action: Any = _field(_TEXT, "mute, ban, lift_mute, lift_ban, reset_rating, rename, "
+                                "close, dismiss_report, settle_report, dismiss_flag, "
+                                "settle_flag, accept_puzzle or reject_puzzle.")
+    reason: Any = _field(_TEXT, "Why (required), at most 500 characters.")
+    name: Any = _field(_TEXT, "The account acted on.")
+    minutes: Any = _field(_NUMBER, "How long a mute or ban lasts (left out: for good).")
+    pool: Any = _field(_TEXT, "The rating pool to reset (egyptian-2).")
+    new_name: Any = _field(_TEXT, "The account's new name.")
+    report: Any = _field(_NUMBER, "The report acted on.")
+    flag: Any = _field(_NUMBER, "The flag acted on.")
+    puzzle: Any = _field(_TEXT, "The mined puzzle accepted or rejected.")
 
 
 class AnswerBody(_Body):

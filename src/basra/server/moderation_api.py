@@ -23,7 +23,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
 
 from basra.players.moderation import (
     LONGEST_SANCTION,
@@ -36,7 +35,7 @@ from basra.store import Store, StoredUser
 from basra.store.moderation import Actor
 
 from .accounts_api import accounts_of
-from .bodies import openapi_body, read_json
+from .bodies import ActionBody, NameBody, ReportBody, openapi_body, read_json
 from .deps import StoreOf, account_settings, hub_of, store_of
 from .errors import (
     ElsewhereError,
@@ -59,56 +58,6 @@ MAX_BODY = 8192
 """Largest body of a report, a block or an action, in bytes."""
 
 _NO_STORE = {"Cache-Control": "no-store"}
-
-
-class ReportBody(BaseModel):
-    """``POST /api/reports``: a report of a player, by name or by a table's seat."""
-
-    model_config = ConfigDict(extra="allow")
-    reason: Any = Field(None, description="cheating, abuse, bad_name or other.",
-                        json_schema_extra={"enum": list(REPORT_REASONS)})
-    text: Any = Field(None, description="What happened (needed for other), at most "
-                                        "500 characters.", json_schema_extra={"type": "string"})
-    name: Any = Field(None, description="The account reported (from its page).",
-                      json_schema_extra={"type": "string"})
-    table: Any = Field(None, description="The table's code (a report made at a table).",
-                       json_schema_extra={"type": "string"})
-    seat: Any = Field(None, description="The seat reported at that table.",
-                      json_schema_extra={"type": "integer"})
-
-
-class NameBody(BaseModel):
-    """``POST /api/blocks`` and ``/api/blocks/remove``: the account to block or unblock."""
-
-    model_config = ConfigDict(extra="allow")
-    name: Any = Field(None, description="The account's name.",
-                      json_schema_extra={"type": "string"})
-
-
-class ActionBody(BaseModel):
-    """``POST /api/mod/actions``: a moderator's action."""
-
-    model_config = ConfigDict(extra="allow")
-    action: Any = Field(None, description="mute, ban, lift_mute, lift_ban, reset_rating, "
-                                          "rename, close, dismiss_report, settle_report, "
-                                          "dismiss_flag, settle_flag, accept_puzzle or "
-                                          "reject_puzzle.", json_schema_extra={"type": "string"})
-    reason: Any = Field(None, description="Why (required), at most 500 characters.",
-                        json_schema_extra={"type": "string"})
-    name: Any = Field(None, description="The account acted on.",
-                      json_schema_extra={"type": "string"})
-    minutes: Any = Field(None, description="How long a mute or ban lasts (left out: for "
-                                           "good).", json_schema_extra={"type": "integer"})
-    pool: Any = Field(None, description="The rating pool to reset (egyptian-2).",
-                      json_schema_extra={"type": "string"})
-    new_name: Any = Field(None, description="The account's new name.",
-                          json_schema_extra={"type": "string"})
-    report: Any = Field(None, description="The report acted on.",
-                        json_schema_extra={"type": "integer"})
-    flag: Any = Field(None, description="The flag acted on.",
-                      json_schema_extra={"type": "integer"})
-    puzzle: Any = Field(None, description="The mined puzzle accepted or rejected.",
-                        json_schema_extra={"type": "string"})
 
 
 # -- who asks ----------------------------------------------------------------------------
