@@ -463,6 +463,14 @@ class Answer:
         """The JSON body of an HTTP answer."""
         return error_body(self.code, self.message, self.params)
 
+    def frame(self) -> dict[str, Any]:
+        """The ``error`` message of a socket refused with it (and ``retry_after``, the
+        seconds to wait, where there are some)."""
+        sent = {"type": "error", **self.body()}
+        if self.retry_after is not None:
+            sent["retry_after"] = self.retry_after
+        return sent
+
 
 def refusal_of(error: BaseException) -> Answer | None:
     """How the table answers an error; None for one it does not list (a bug: 500)."""

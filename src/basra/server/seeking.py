@@ -73,6 +73,7 @@ from .errors import (
     RateLimited,
     ServerBusyError,
     TooManyConnectionsError,
+    error_body,
     refusal_of,
 )
 from .hub import Hub
@@ -121,11 +122,7 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
     refused = refusal_of(error)
     assert refused is not None
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        answer: dict[str, Any] = {"type": "error", "code": refused.code,
-                                  "message": refused.message, "params": refused.params}
-        if refused.retry_after is not None:
-            answer["retry_after"] = refused.retry_after
-        await websocket.send_text(encode(answer))
+        await websocket.send_text(encode(refused.frame()))
         await websocket.close(refused.close)
 
 
@@ -289,9 +286,10 @@ class Seeking:
         try:
             table, seated = await self.hub.seat_players(config, claims)
         except (ServerBusyError, ConfigError) as error:
+            refused = refusal_of(ServerBusyError(f"no table could be made: {error}"))
+            assert refused is not None
             for seek in pairing.seeks:
-                self._tell(seek.id, {"type": "error", "code": "server_busy",
-                                     "message": f"no table could be made: {error}"})
+                self._tell(seek.id, refused.frame())
             return
         shared = [(a, b) for a, b in itertools.combinations(pairing.seeks, 2)
                   if same_address(a, b)] if pairing.rated else []
@@ -499,7 +497,7 @@ class Seeking:
         """The error to answer a client message with, or None."""
 
         def error(code: str, message: str) -> dict[str, Any]:
-            return {"type": "error", "code": code, "message": message}
+            return {"type": "error", **error_body(code, message)}
 
         if text is None or len(text) > SEEK_MESSAGE:
             return error("bad_message", f"send JSON text of at most {SEEK_MESSAGE} "

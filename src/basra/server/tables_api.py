@@ -142,9 +142,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             raise
         # The client may have gone meanwhile (a slow refusal): nothing to tell then.
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await websocket.send_text(encode({"type": "error", "code": refusal.code,
-                                              "message": refusal.message,
-                                              "params": refusal.params}))
+            await websocket.send_text(encode(refusal.frame()))
             await websocket.close(refusal.close)
         return
     # The socket ends when the client goes, or when the server closes it (a seat
