@@ -28,8 +28,8 @@ def test_every_page_has_the_same_navigation(web: Any, path: str) -> None:
     assert nav is not None, path
     links = re.findall(r'<a href="([^"]+)" data-i18n="(\w+)"', nav[0])
     assert links == list(NAVIGATION)
-    assert [href for href, _ in NAVIGATION] == ["/", "/#online", "/puzzles", "/leaderboard",
-                                                 "/help"]
+    assert [href for href, _ in NAVIGATION] == ["/", "/#online", "/learn", "/puzzles",
+                                                 "/watch", "/leaderboard", "/help"]
     assert 'id="account"' in nav[0]
     assert re.findall(r'data-lang="(\w+)"', nav[0]) == list(languages())
 

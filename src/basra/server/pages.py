@@ -13,10 +13,17 @@ URL            template            scripts and styles
 /help          help.html           help.js; info.css
 /puzzles       puzzles.html        puzzles.js; table.css, puzzles.css
 /mod           moderation.html     moderation.js; info.css, moderation.css
+/account       account.html        account_page.js; info.css
+/learn[/id]    learn.html          learn.js; table.css, learn.css
+/rules[/name]  rules.html          rules_page.js; info.css, rules.css
+/watch         watch.html          watch.js; info.css, watch.css
+/tv            tv.html             tv.js; table.css
+/offline       offline.html        offline.js; info.css
 =============  ==================  =========================================
 
-Every page has the same header: the lobby, play online, puzzles, the leaderboard, help,
-the account and a language menu with one entry a catalog (``web/i18n/<lang>.json``).
+Every page has the same header: the lobby, play online, learn, puzzles, watch, the
+leaderboard, help, the account and a language menu with one entry a catalog
+(``web/i18n/<lang>.json``).
 """
 
 from __future__ import annotations
@@ -42,8 +49,9 @@ __all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "help_params", "router", "web_root"]
 LANGUAGE_COOKIE = "basra_lang"
 """The cookie that keeps the language a person chose (set by the pages' language menu)."""
 
-NAVIGATION = (("/", "lobby"), ("/#online", "play_online"), ("/puzzles", "puzzles"),
-              ("/leaderboard", "leaderboard"), ("/help", "help"))
+NAVIGATION = (("/", "lobby"), ("/#online", "play_online"), ("/learn", "learn"),
+              ("/puzzles", "puzzles"), ("/watch", "nav_watch"), ("/leaderboard", "leaderboard"),
+              ("/help", "help"))
 """The header's links on every page: where each goes and its catalog key."""
 
 BASE_STYLES = ("base", "components")
@@ -71,6 +79,11 @@ PAGES = {
     "moderation": Page("moderation.html", "moderation", ("info", "moderation"),
                        "mod_title"),
     "account": Page("account.html", "account_page", ("info",), "account_title"),
+    "learn": Page("learn.html", "learn", ("table", "learn"), "learn"),
+    "rules": Page("rules.html", "rules_page", ("info", "rules"), "rules"),
+    "watch": Page("watch.html", "watch", ("info", "watch"), "nav_watch"),
+    "tv": Page("tv.html", "tv", ("table",), "tv"),
+    "offline": Page("offline.html", "offline", ("info",), "offline_title"),
 }
 
 
@@ -236,3 +249,30 @@ async def account_page(request: Request) -> Response:
 @router.get("/replay/{record_id}")
 async def replay_page(request: Request, record_id: str | None = None) -> Response:
     return render(request, "replay")
+
+
+@router.get("/learn")
+@router.get("/learn/{lesson}")
+async def learn_page(request: Request, lesson: str | None = None) -> Response:
+    return render(request, "learn", "/learn")
+
+
+@router.get("/rules")
+@router.get("/rules/{preset}")
+async def rules_page(request: Request, preset: str | None = None) -> Response:
+    return render(request, "rules")
+
+
+@router.get("/watch")
+async def watch_page(request: Request) -> Response:
+    return render(request, "watch", "/watch")
+
+
+@router.get("/tv")
+async def tv_page(request: Request) -> Response:
+    return render(request, "tv", "/watch")
+
+
+@router.get("/offline")
+async def offline_page(request: Request) -> Response:
+    return render(request, "offline")

@@ -426,3 +426,7 @@ audit_table = Table(
 )
 """Every moderator's action: who (an account, or ``operator`` at the command line), what,
 to whom (the name at the time), why, and what more it changed (JSON)."""
+
+# learning (migration 0012)
+
+# puzzle streaks (migration 0013)
