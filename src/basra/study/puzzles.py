@@ -48,6 +48,7 @@ from typing import Any
 from basra.bots.expert import ExpertBot
 from basra.bots.search import solve
 from basra.bots.simple import immediate_value
+from basra.cards import card_symbol, parse_card
 from basra.match import Match
 from basra.observe import observe_state
 from basra.position import PositionError, parse_position, position_text
@@ -62,9 +63,12 @@ __all__ = [
     "difficulty",
     "dump_puzzles",
     "exact_position",
+    "explain",
+    "explanation_text",
     "load_puzzles",
     "make_puzzle",
     "mine_record",
+    "move_words",
     "packaged_puzzles",
     "principal_line",
     "verify_puzzle",
@@ -100,6 +104,10 @@ class Puzzle:
     line: tuple[str, ...] = ()
     """The best play to the end of the deal, from the solution on."""
     explanation: str = ""
+    """Why the solution is best, in plain English (:func:`explanation_text`)."""
+    explained: dict[str, Any] | None = field(default=None, compare=False)
+    """Why the solution is best, as data (:func:`explain`); None in puzzles stored before
+    it existed, which :meth:`why` works out again."""
     source: str = ""
     """Where it was mined: a record's name, deal and play."""
     id: str = field(default="")
@@ -114,15 +122,30 @@ class Puzzle:
         """The position as a deal state."""
         return parse_position(self.position)
 
+    def why(self) -> dict[str, Any]:
+        """Why the solution is best, as data (:func:`explain`): the stored one, else
+        worked out by the exact solver (a few milliseconds) and kept."""
+        if self.explained is not None:
+            return self.explained
+        key = (self.position, self.carry)
+        if key not in _EXPLAINED:
+            if len(_EXPLAINED) >= 4096:
+                _EXPLAINED.clear()
+            _EXPLAINED[key] = explain(self.state(), self.carry)
+        return _EXPLAINED[key]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready values."""
-        return {
+        data = {
             "id": self.id, "position": self.position, "carry": self.carry,
             "seat": self.state().to_play, "solution": self.solution,
             "values": {m: round(v, 3) for m, v in self.values.items()},
             "gap": round(self.gap, 3), "tags": list(self.tags), "rating": self.rating,
             "line": list(self.line), "explanation": self.explanation, "source": self.source,
         }
+        if self.explained is not None:
+            data["explained"] = self.explained
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Puzzle:
@@ -138,12 +161,26 @@ class Puzzle:
                 rating=int(data.get("rating", 1000)),
                 line=tuple(str(m) for m in data.get("line", ())),
                 explanation=str(data.get("explanation", "")),
+                explained=_explained_of(data.get("explained")),
                 source=str(data.get("source", "")), id=str(data.get("id", "")),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise PuzzleError(f"puzzle {data.get('id', '?')!r}: bad or missing field: "
                               f"{error}") from None
         return puzzle
+
+
+_EXPLAINED: dict[tuple[str, int], dict[str, Any]] = {}
+"""Explanations worked out for puzzles stored without one, by (position, carry)."""
+
+
+def _explained_of(data: Any) -> dict[str, Any] | None:
+    """A stored explanation (:func:`explain`'s data), or None when there is none."""
+    if data is None:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("line"), list):
+        raise ValueError(f"'explained' must be an explanation object, not {data!r:.60}")
+    return data
 
 
 def exact_position(state: DealState) -> bool:
@@ -195,37 +232,143 @@ def difficulty(moves: int, greedy_fails: bool, expert_fails: bool, cards_left: i
     return max(600, min(2400, rating))
 
 
-def _explain(state: DealState, best: int, runner_up: int, values: dict[int, float],
-             line: Sequence[int], greedy: int, carry: int) -> str:
-    rules = state.rules
-    word = "sur" if rules.family == "pasur" else "basra"
-    side = rules.side_of[state.to_play]
-    parts = [f"{move_text(best)} ends the deal {values[best]:+.0f} (your points minus the "
-             f"opponent's) with best play by both; the next best, {move_text(runner_up)}, "
-             f"only {values[runner_up]:+.0f}."]
-    if greedy != best:
-        parts.append(f"The greedy {move_text(greedy)} takes the most now but ends at "
-                     f"{values[greedy]:+.0f}.")
+def _side_points(state: DealState, carry: int, side: int) -> tuple[int, int]:
+    total = deal_score(state, carry).total
+    return total[side], total[1 - side]
+
+
+def _steps(state: DealState, moves: Sequence[int], side: int) -> list[dict[str, Any]]:
+    """Each move of a line: who plays it (``you`` or ``opponent``), its text, and whether
+    it makes a basra (a sur in Pasur)."""
+    steps = []
+    for move in moves:
+        mover = state.rules.side_of[state.to_play]
+        after = apply(state, move)
+        steps.append({"by": "you" if mover == side else "opponent", "move": move_text(move),
+                      "basra": after.basras[mover] > state.basras[mover]})
+        state = after
+    return steps
+
+
+def explain(state: DealState, carry: int = 0,
+            values: dict[int, float] | None = None) -> dict[str, Any]:
+    """Why a puzzle's best move is best, as data a page words in its language:
+
+    - ``solution``, ``value`` (its exact points margin to the end of the deal),
+      ``gap`` (how far it beats the next best) and ``end`` (your points and the
+      opponent's at the end of the deal after best play by both);
+    - ``line``: best play by both to the end of the deal, a step a move (``by``
+      ``you``/``opponent``, ``move``, ``basra``);
+    - ``reasons``: what decides it, against the next best move: ``more_basras`` (``n``),
+      ``stops_basra``, ``wins_majority``/``gives_majority``/``stops_majority``
+      (``mine``, ``theirs``: the cards each side ends with), ``trap`` (``move``:
+      the move that takes the most now, ``loses``);
+    - ``others``: every other move, best first: ``move``, ``value``, ``loses`` (points
+      against the solution), ``reply`` (the opponent's best answer, or None when the
+      deal ends) and whether that answer makes a basra (``reply_basra``), ``end``.
+
+    Every move is in move text (``JH:6S+KD``), so the moves replay in the rules core.
+    """
+    if values is None:
+        values = _exact_values(state, carry)
+    side = state.rules.side_of[state.to_play]
+    ranked = sorted(values, key=lambda m: -values[m])
+    best, runner_up = ranked[0], ranked[1]
+    line = [best, *principal_line(apply(state, best), carry)]
     end = _play_out(state, line)
-    after = apply(state, runner_up)
-    other = _play_out(after, principal_line(after, carry))
-    mine_b, theirs_b = end.basras[side], end.basras[1 - side]
-    alt_mine_b, alt_theirs_b = other.basras[side], other.basras[1 - side]
-    if mine_b > alt_mine_b:
-        parts.append(f"It makes {mine_b - alt_mine_b} {word} more.")
-    if theirs_b < alt_theirs_b:
-        parts.append(f"It keeps the opponent from a {word}.")
+    others = []
+    ends: dict[int, DealState] = {}
+    for move in ranked[1:]:
+        after = apply(state, move)
+        rest = principal_line(after, carry)
+        ends[move] = _play_out(after, rest)
+        reply = rest[0] if rest else None
+        others.append({
+            "move": move_text(move), "value": round(values[move], 3),
+            "loses": round(values[best] - values[move], 3),
+            "reply": None if reply is None else move_text(reply),
+            "reply_basra": reply is not None and (apply(after, reply).basras[1 - side]
+                                                  > after.basras[1 - side]),
+            "end": list(_side_points(ends[move], carry, side)),
+        })
+    other = ends[runner_up]
+    reasons: list[dict[str, Any]] = []
+    if end.basras[side] > other.basras[side]:
+        reasons.append({"kind": "more_basras", "n": end.basras[side] - other.basras[side]})
+    if end.basras[1 - side] < other.basras[1 - side]:
+        reasons.append({"kind": "stops_basra"})
     score, alt = deal_score(end, carry), deal_score(other, carry)
     if score.majority != alt.majority:
-        cards = f"{score.cards[side]} cards to {score.cards[1 - side]}"
-        if score.majority[side]:
-            parts.append(f"It wins the majority of cards ({cards}).")
-        elif score.majority[1 - side]:
-            parts.append(f"It gives up the majority of cards ({cards}) but gains more "
-                         f"elsewhere.")
-        else:
-            parts.append(f"It keeps the opponent from the majority of cards ({cards}).")
-    parts.append("Best play: " + " ".join(move_text(m) for m in line) + ".")
+        kind = ("wins_majority" if score.majority[side] else "gives_majority"
+                if score.majority[1 - side] else "stops_majority")
+        reasons.append({"kind": kind, "mine": score.cards[side],
+                        "theirs": score.cards[1 - side]})
+    greedy = _greedy_move(state)
+    if greedy != best:
+        reasons.append({"kind": "trap", "move": move_text(greedy),
+                        "loses": round(values[best] - values[greedy], 3)})
+    return {
+        "solution": move_text(best), "value": round(values[best], 3),
+        "gap": round(values[best] - values[runner_up], 3),
+        "end": list(_side_points(end, carry, side)),
+        "line": _steps(state, line, side), "reasons": reasons, "others": others,
+    }
+
+
+def _card_words(text: str) -> str:
+    return " ".join(card_symbol(parse_card(c)) for c in text.split("+"))
+
+
+def move_words(text: str) -> str:
+    """A move in words with suit symbols.
+
+    >>> move_words("JH:6S+KD"), move_words("7D")
+    ('J♥ takes 6♠ K♦', '7♦ to the floor')
+    """
+    card, _, taken = text.partition(":")
+    if taken:
+        return f"{_card_words(card)} takes {_card_words(taken)}"
+    return f"{_card_words(card)} to the floor"
+
+
+def _points(value: float) -> str:
+    number = round(abs(value))
+    return f"{number} point" if number == 1 else f"{number} points"
+
+
+def explanation_text(data: dict[str, Any], family: str = "basra") -> str:
+    """:func:`explain`'s data in plain English, cards with suit symbols (the CLI's and the
+    stored ``explanation``; the web page words the data in its own language)."""
+    word = "sur" if family == "pasur" else "basra"
+    mine, theirs = data["end"]
+    parts = [f"Play {move_words(data['solution'])}: with best play by both you end the deal "
+             f"with {mine} points to your opponent's {theirs}, {_points(data['gap'])} "
+             f"better than the next best play."]
+    for reason in data["reasons"]:
+        kind = reason["kind"]
+        if kind == "more_basras":
+            parts.append(f"It makes {reason['n']} {word} more.")
+        elif kind == "stops_basra":
+            parts.append(f"It keeps your opponent from a {word}.")
+        elif kind == "wins_majority":
+            parts.append(f"It wins the most cards ({reason['mine']} to {reason['theirs']}).")
+        elif kind == "gives_majority":
+            parts.append(f"It gives up the most cards ({reason['mine']} to "
+                         f"{reason['theirs']}) but gains more elsewhere.")
+        elif kind == "stops_majority":
+            parts.append(f"It keeps your opponent from the most cards ({reason['mine']} "
+                         f"to {reason['theirs']}).")
+        elif kind == "trap":
+            parts.append(f"The greedy {move_words(reason['move'])} takes the most now but "
+                         f"loses {_points(reason['loses'])}.")
+    steps = [("You: " if step["by"] == "you" else "Opponent: ") + move_words(step["move"])
+             + (f" ({word}!)" if step["basra"] else "") for step in data["line"]]
+    parts.append("Best play: " + "; ".join(steps) + ".")
+    for other in data["others"]:
+        answer = ("" if other["reply"] is None else
+                  f"; your opponent answers {move_words(other['reply'])}"
+                  + (f", a {word}" if other["reply_basra"] else ""))
+        parts.append(f"{move_words(other['move'])} loses {_points(other['loses'])}{answer}.")
     return " ".join(parts)
 
 
@@ -271,13 +414,14 @@ def make_puzzle(state: DealState, carry: int = 0, *, min_gap: float = MIN_GAP,
     position = position_text(state)
     text_values = {move_text(m): values[m] for m in ranked}
     puzzle_id = hashlib.sha256(f"{position}|{carry}".encode()).hexdigest()[:12]
+    why = explain(state, carry, values)
     return Puzzle(
         position=position, solution=move_text(best), values=text_values, carry=carry,
         tags=tuple(_tags(state, best, runner_up, greedy, carry)),
         rating=difficulty(len(moves), greedy != best, expert != best, cards_left, gap,
                           min_gap),
         line=tuple(move_text(m) for m in line),
-        explanation=_explain(state, best, runner_up, values, line, greedy, carry),
+        explanation=explanation_text(why, state.rules.family), explained=why,
         source=source, id=puzzle_id,
     )
 
