@@ -2,11 +2,16 @@
 
     POST /api/records/{id}/analysis  -> 202 {"status": "running"} | 200 {"status": "done", ...}
     GET  /api/records/{id}/analysis  -> 200 {"status": "done" | "running" | "failed" | "none"}
-    GET  /api/puzzles/next?rating=R&skip=ID,ID  -> a puzzle to solve (no solution in it)
+    GET  /api/puzzles/next?rating=R&skip=ID,ID&streak=N  -> a puzzle to solve (no
+                                      solution in it); harder as a streak ``N`` grows
     GET  /api/puzzles/{id}           -> that puzzle
-    POST /api/puzzles/{id}/answer    {"move": "7S:2H+5D"} -> right or not, the solution, the
-                                      explanation; an account's puzzle rating moves
+    POST /api/puzzles/{id}/answer    {"move": "7S:2H+5D", "streak": false} -> right or not,
+                                      the solution, the explanation (as data and in
+                                      English); an account's puzzle rating moves, or in
+                                      a streak its Puzzle Streak
     GET  /api/puzzles/rating         -> the logged-in account's puzzle rating
+    GET  /api/puzzles/streak         -> the logged-in account's Puzzle Streak
+    POST /api/puzzles/streak         -> the account begins a new Puzzle Streak
     GET  /api/tables/{code}/hint?token=T -> the master's ranking of the seat's moves
 
 Analyses run in a pool of worker processes, never on the server's event loop, one match
@@ -38,6 +43,7 @@ from basra.cards import card_names
 from basra.observe import Observation, observe
 from basra.position import parse_position
 from basra.record import loads, replay
+from basra.rules import PRESETS
 from basra.state import move_captured, move_card, move_text, parse_move
 from basra.store import Store
 from basra.store.analysis import PUZZLE_RATING_FLOOR
@@ -137,16 +143,37 @@ def rank_moves(observation: Observation, hint_ms: int, seed: int) -> dict[str, A
     }
 
 
+STREAK_START = 800
+"""The rating of the first puzzles of a Puzzle Streak."""
+STREAK_STEP = 60
+"""How much harder (in puzzle rating) each puzzle solved in a streak makes the next."""
+
+
+def streak_target(solved: int) -> int:
+    """The puzzle rating a streak of ``solved`` puzzles asks for next.
+
+    >>> streak_target(0), streak_target(10), streak_target(1000)
+    (800, 1400, 2400)
+    """
+    return min(2400, STREAK_START + STREAK_STEP * max(0, solved))
+
+
 def puzzle_view(puzzle: Puzzle) -> dict[str, Any]:
     """What the puzzle page shows before the answer: the position from the solver's seat
-    (every card is known, the other hand too), the legal moves, tags and rating."""
+    (every card is known, the other hand too), the legal moves, tags and rating, and
+    the variant (``preset``: its preset, whose rules page is ``/rules/{preset}``;
+    ``house_rules``: whether the puzzle's rules change some of the preset's)."""
     state = parse_position(puzzle.position)
     seat = state.to_play
     other = 1 - seat
     rules = state.rules
+    variant = puzzle.position.split(" | ")[0].strip()
+    words = variant.split()
+    name = words[0].partition("/")[0]
     return {
         "id": puzzle.id, "rating": puzzle.rating, "tags": list(puzzle.tags),
-        "variant": puzzle.position.split(" | ")[0], "family": rules.family,
+        "variant": variant, "family": rules.family,
+        "preset": name if name in PRESETS else None, "house_rules": len(words) > 1,
         "seat": seat, "hand": card_names(state.hands[seat]),
         "other_hand": card_names(state.hands[other]), "floor": card_names(state.floor),
         "pile_counts": [p.bit_count() for p in state.piles],
@@ -403,13 +430,33 @@ async def puzzle_rating(analyses: AnalysesOf, user: AccountOf) -> JSONResponse:
     return JSONResponse({"rating": rating, "solved": solved, "attempts": attempts})
 
 
+@router.get("/api/puzzles/streak", response_model=None)
+async def puzzle_streak(store: StoreOf, user: AccountOf) -> JSONResponse:
+    """The logged-in account's Puzzle Streak (nulls for a guest, whose streak the browser
+    keeps)."""
+    if user is None:
+        return JSONResponse({"current": None, "best": None})
+    return JSONResponse((await store.streaks.get(user[0]))._asdict())
+
+
+@router.post("/api/puzzles/streak", response_model=None)
+async def start_streak(store: StoreOf, user: AccountOf) -> JSONResponse:
+    """The logged-in account begins a new Puzzle Streak (its best is kept)."""
+    if user is None:
+        return JSONResponse({"current": None, "best": None})
+    return JSONResponse((await store.streaks.start(user[0]))._asdict())
+
+
 @router.get("/api/puzzles/next", response_model=None)
 async def next_puzzle(analyses: AnalysesOf, user: AccountOf, rating: int | None = None,
-                      skip: str = "") -> JSONResponse:
-    """A puzzle near ``rating`` (the account's puzzle rating when logged in), not one
-    of ``skip`` (ids, comma-separated)."""
+                      skip: str = "", streak: int | None = None) -> JSONResponse:
+    """A puzzle near ``rating`` (the account's puzzle rating when logged in; in a Puzzle
+    Streak of ``streak`` puzzles solved, harder as it grows), not one of ``skip`` (ids,
+    comma-separated)."""
     puzzles = await analyses.puzzles()
-    if user is not None:
+    if streak is not None:
+        rating = streak_target(streak)
+    elif user is not None:
         rating = (await analyses.stored.puzzle_rating(user[0]))[0]
     target = 1000 if rating is None else max(0, min(3000, rating))
     skipped = set(skip.split(",")[:200])
@@ -434,9 +481,11 @@ async def answer(puzzle_id: str, request: Request, analyses: AnalysesOf, store: 
     shown (see ``store/reveals.py``)."""
     puzzle = await analyses.puzzle(puzzle_id)
     body = await read_body(request, AnswerBody, example='{"move": "7S:2H+5D"}')
-    move = body.move
+    move, in_streak = body.move, body.streak
     if not isinstance(move, str) or len(move) > 200:
         raise BadRequestError('expected {"move": "7S:2H+5D"}')
+    if in_streak is not None and not isinstance(in_streak, bool):
+        raise BadRequestError(f'"streak" must be true or false, not {in_streak!r:.40}')
     try:
         played = move_text(parse_move(puzzle.state(), move))
     except ValueError as error:
@@ -444,10 +493,13 @@ async def answer(puzzle_id: str, request: Request, analyses: AnalysesOf, store: 
     correct = played == puzzle.solution
     out: dict[str, Any] = {
         "correct": correct, "played": played, "solution": puzzle.solution,
-        "explanation": puzzle.explanation, "line": list(puzzle.line),
+        "explanation": puzzle.explanation, "explained": puzzle.why(),
+        "line": list(puzzle.line),
         "values": {m: round(v, 2) for m, v in puzzle.values.items()},
     }
-    if user is not None:
+    if user is not None and in_streak:
+        out["streak"] = (await store.streaks.answer(user[0], puzzle.id, correct))._asdict()
+    elif user is not None:
         out["rating"] = await _rated_answer(store, analyses, user[0], puzzle, correct,
                                             address(request))
     # noted before the solution is sent: whoever sees it next finds it shown

@@ -138,6 +138,8 @@ class AnswerBody(_Body):
 
     move: Any = _field({"type": "string", "maxLength": 200}, "The move played, like "
                                                              "7S:2H+5D.")
+    streak: Any = _field({"type": "boolean"}, "An answer in the account's Puzzle Streak: "
+                                              "it counts for the streak, not the rating.")
 
 
 MAX_DEPTH = 32

@@ -11,7 +11,7 @@ URL            template            scripts and styles
 /u/{name}      profile.html        profile.js; info.css
 /leaderboard   leaderboard.html    leaderboard.js; info.css
 /help          help.html           help.js; info.css
-/puzzles       puzzles.html        puzzles.js; table.css, puzzles.css
+/puzzles[/id]  puzzles.html        puzzles.js; table.css, puzzles.css
 /mod           moderation.html     moderation.js; info.css, moderation.css
 /account       account.html        account_page.js; info.css
 /learn[/id]    learn.html          learn.js; table.css, learn.css
@@ -236,7 +236,10 @@ async def help_page(request: Request) -> Response:
 
 
 @router.get("/puzzles")
-async def puzzles_page(request: Request) -> Response:
+@router.get("/puzzles/{puzzle_id}")
+async def puzzles_page(request: Request, puzzle_id: str | None = None) -> Response:
+    """The puzzles; ``/puzzles/{id}`` opens that puzzle (the page says so when there is
+    none with that id)."""
     return render(request, "puzzles", "/puzzles")
 
 

@@ -15,6 +15,7 @@ per capability, each in its own module:
 ``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
 ``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
 ``store.reveals``    puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
+``store.streaks``    accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -44,6 +45,7 @@ from .moderation import Moderation
 from .ratings import Ratings
 from .records import Records
 from .reveals import Reveals
+from .streaks import Streaks
 from .sqlite import reader_pragmas, writer_pragmas
 from .tables import Tables
 from .writer import StorageError, StoreHealth, Writer, reason
@@ -120,6 +122,7 @@ class Store:
         self.conduct = Conduct(self.writer)
         self.logins = Logins(self.writer)
         self.reveals = Reveals(self.writer)
+        self.streaks = Streaks(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

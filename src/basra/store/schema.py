@@ -430,3 +430,15 @@ to whom (the name at the time), why, and what more it changed (JSON)."""
 # learning (migration 0012)
 
 # puzzle streaks (migration 0013)
+
+puzzle_streaks_table = Table(
+    "basra_puzzle_streaks", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("streak", Integer, nullable=False),
+    Column("best", Integer, nullable=False),
+    Column("last_puzzle", String(24), nullable=False, server_default=""),
+    Column("updated_at", BigInteger, nullable=False),
+)
+"""An account's Puzzle Streak: the puzzles solved in a row in the streak it is playing
+(``streak``), its best streak ever, and the last puzzle it counted (a puzzle answered
+again does not count twice)."""
