@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from basra.study.analysis import (
     decision_points,
     evaluate,
     label_for,
+    note_text,
     record_digest,
 )
 
@@ -223,3 +225,29 @@ def test_analyze_command_json_and_errors(tmp_path: Path) -> None:
     result = basra("analyze", str(broken))
     assert result.returncode == 2 and "broken.json" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+RAW_CARD = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?![\w♠♥♦♣])")
+"""A card written as a code (``JH``, ``10D``) where people read suit symbols."""
+
+
+def test_analyze_command_names_cards_with_suit_symbols_and_says_how_it_labels(
+        tmp_path: Path) -> None:
+    record, _, _, seat, _ = _blunder_record()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = basra("analyze", str(path), "--seat", str(seat), "--samples", "12", "--jobs",
+                   "1", "--all")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"(?:10|[2-9AJQK])[♠♥♦♣]", result.stdout), result.stdout
+    assert not RAW_CARD.search(result.stdout), RAW_CARD.findall(result.stdout)
+    assert "misses a basra" in result.stdout
+    flat = " ".join(result.stdout.split())
+    assert "less one standard error of the estimate" in flat
+    assert "gets the milder label" in flat
+    assert "standard error" in " ".join(basra("analyze", "--help").stdout.split())
+
+
+def test_notes_say_a_missed_capture_and_name_cards_with_suit_symbols() -> None:
+    fact = {"kind": "left_capture", "move": "JH:2D+4H", "cards": 3, "points": 1}
+    assert note_text(fact) == "misses a capture: J♥ takes 2♦ 4♥ (3 cards, 1 point)"

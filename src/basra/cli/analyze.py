@@ -11,9 +11,12 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
+from basra.cards import parse_card
 from basra.cli.common import (
     Number,
     UserError,
+    card_markup,
+    cards_markup,
     cli,
     load_master_search,
     out,
@@ -27,6 +30,7 @@ from basra.state import move_text
 from basra.study.analysis import (
     DEFAULT_THINK_MS,
     LABELS,
+    LEGEND,
     THRESHOLDS,
     Decision,
     analysis_document,
@@ -62,8 +66,10 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
     """Analyse a finished match: each decision's best move, the points lost and a label.
 
     Every decision is judged from the deciding seat's own view (its hand and what was
-    played), never with cards it could not see. Labels by points lost: good from
-    0.5, inaccuracy from 2, mistake from 5, blunder from 10 (see docs/analysis.md).
+    played), never with cards it could not see. Labels by points lost, less one
+    standard error of the estimate (so a loss measured with more noise gets the milder
+    label): good from 0.5, inaccuracy from 2, mistake from 5, blunder from 10 (see
+    docs/analysis.md).
     """
     text = read_text(file, "record file")
     try:
@@ -109,27 +115,45 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
     budget = f"{samples} samples" if samples is not None else f"{think_ms} ms"
     print_table(summary, f"{len(decisions)} decisions analysed in {seconds:.1f} s "
                          f"({budget} each, {jobs} jobs)")
+    out.print(LEGEND, soft_wrap=True)
     if out_path is not None:
         out.print(f"Analysis written to {out_path}", soft_wrap=True)
 
 
+def move_markup(text: str) -> str:
+    """A move (``JH:6S+KD``) as Rich markup with suit symbols, as ``basra replay`` shows
+    plays.
+
+    >>> move_markup("JH:6S+KD"), move_markup("7S")
+    ('[red]J♥[/] takes 6♠ [red]K♦[/]', '7♠ to the floor')
+    """
+    card, _, taken = text.partition(":")
+    played = card_markup(parse_card(card))
+    if not taken:
+        return f"{played} to the floor"
+    return f"{played} takes {cards_markup([parse_card(c) for c in taken.split('+')])}"
+
+
 def _print_decisions(decisions: list[Decision], names: list[str], show_all: bool) -> None:
     table = Table()
-    for column in ("deal", "play", "player", "played", "best", "lost", "label"):
-        table.add_column(column, justify="right" if column in ("deal", "play", "lost")
+    for column in ("deal", "play", "player", "played", "best", "lost", "±", "label"):
+        table.add_column(column, justify="right" if column in ("deal", "play", "lost", "±")
                          else "left")
     notes: list[str] = []
     for d in decisions:
         if not show_all and d.label in ("best", "good"):
             continue
         style = LABEL_STYLE[d.label]
-        table.add_row(str(d.deal), str(d.play), escape(names[d.seat]), move_text(d.played),
-                      move_text(d.best), f"{d.loss:.1f}", f"[{style}]{d.label}[/]")
+        table.add_row(str(d.deal), str(d.play), escape(names[d.seat]),
+                      move_markup(move_text(d.played)), move_markup(move_text(d.best)),
+                      f"{d.loss:.1f}", f"{d.loss_error:.1f}" if d.loss_error else "exact",
+                      f"[{style}]{d.label}[/]")
         notes.extend(f"Deal {d.deal}, play {d.play}, {escape(names[d.seat])}: {escape(note)}"
                      for note in d.notes)
     if table.row_count:
         title = "Every decision" if show_all else (
-            f"Inaccuracies and worse (a loss of {THRESHOLDS[1]:g} points or more)")
+            f"Inaccuracies and worse (a loss, less one standard error, of "
+            f"{THRESHOLDS[1]:g} points or more)")
         print_table(table, title)
         for line in notes:
             out.print(line)

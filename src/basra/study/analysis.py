@@ -23,7 +23,9 @@ blunder     10 or more
 
 A sampled loss is uncertain: the label is that of the loss less one standard error of its
 estimate (the spread of the paired differences over the samples), so that noise is not
-called a blunder. Exact losses are labelled as they are.
+called a blunder, and a loss measured with more noise gets the milder label (a loss of
+8.4 with an error of 3.5 is an inaccuracy, one of 8.0 with an error of 0.5 a mistake).
+Exact losses are labelled as they are. :data:`LEGEND` says so in a line.
 
 A seat's accuracy is the mean over its decisions of ``100 * exp(-loss / 8)``: 100 for best
 play, 88 for a loss of 1 point, 29 for a blunder of 10. The full format is described in
@@ -42,6 +44,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
 from basra.bots.search import deal_margin, greedy_playout, sample_state, solve
+from basra.cards import card_symbol, parse_card
 from basra.match import Match
 from basra.observe import Observation, observe
 from basra.record import replay
@@ -61,6 +64,7 @@ __all__ = [
     "DEFAULT_THINK_MS",
     "FORMAT",
     "LABELS",
+    "LEGEND",
     "THRESHOLDS",
     "Decision",
     "Evaluation",
@@ -72,6 +76,7 @@ __all__ = [
     "decision_points",
     "evaluate",
     "label_for",
+    "move_words",
     "note_facts",
     "note_text",
     "notes_for",
@@ -89,6 +94,12 @@ LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = (0.5, 2.0, 5.0, 10.0)
 """The smallest loss (points) of each label after ``best``: good, inaccuracy, mistake,
 blunder."""
+
+LEGEND = ("A play is labelled by the points it loses against the best play, less one "
+          "standard error of the estimate, so a loss measured with more noise (sampled, "
+          "not exact) gets the milder label: good from 0.5 points, inaccuracy from 2, "
+          "mistake from 5, blunder from 10.")
+"""How plays are labelled, in a line (``basra analyze`` prints it under its tables)."""
 
 ACCURACY_SCALE = 8.0
 """Points of loss that bring a move's accuracy down to 100/e (37)."""
@@ -254,17 +265,28 @@ def note_text(fact: dict[str, Any], word: str = "basra") -> str:
     """
     kind = fact["kind"]
     if kind == "missed_basra":
-        return f"misses a {word}: {_move_words(fact['move'])}"
+        return f"misses a {word}: {move_words(fact['move'])}"
     if kind == "left_capture":
         points = "1 point" if fact["points"] == 1 else f"{fact['points']} points"
-        return (f"leaves a capture on the table: {_move_words(fact['move'])} "
+        return (f"misses a capture: {move_words(fact['move'])} "
                 f"({fact['cards']} cards, {points})")
     return f"leaves a {word} to the next player: {round(100 * fact['chance'])}% likely"
 
 
-def _move_words(text: str) -> str:
+def _card_words(text: str) -> str:
+    return " ".join(card_symbol(parse_card(c)) for c in text.split("+"))
+
+
+def move_words(text: str) -> str:
+    """A move in words, its cards with suit symbols as every command shows them.
+
+    >>> move_words("JH:6S+KD"), move_words("7D")
+    ('J♥ takes 6♠ K♦', '7♦ to the floor')
+    """
     card, _, taken = text.partition(":")
-    return f"{card} takes {' '.join(taken.split('+'))}" if taken else f"{card} to the floor"
+    if taken:
+        return f"{_card_words(card)} takes {_card_words(taken)}"
+    return f"{_card_words(card)} to the floor"
 
 
 def notes_for(observation: Observation, evaluation: Evaluation, played: int) -> list[str]:

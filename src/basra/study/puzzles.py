@@ -48,12 +48,12 @@ from typing import Any
 from basra.bots.expert import ExpertBot
 from basra.bots.search import solve
 from basra.bots.simple import immediate_value
-from basra.cards import card_symbol, parse_card
 from basra.match import Match
 from basra.observe import observe_state
 from basra.position import PositionError, parse_position, position_text
 from basra.record import replay
 from basra.state import DealState, apply, deal_score, legal_moves, make_move, move_text, parse_move
+from basra.study.analysis import move_words
 
 __all__ = [
     "FORMAT",
@@ -313,22 +313,6 @@ def explain(state: DealState, carry: int = 0,
         "end": list(_side_points(end, carry, side)),
         "line": _steps(state, line, side), "reasons": reasons, "others": others,
     }
-
-
-def _card_words(text: str) -> str:
-    return " ".join(card_symbol(parse_card(c)) for c in text.split("+"))
-
-
-def move_words(text: str) -> str:
-    """A move in words with suit symbols.
-
-    >>> move_words("JH:6S+KD"), move_words("7D")
-    ('J♥ takes 6♠ K♦', '7♦ to the floor')
-    """
-    card, _, taken = text.partition(":")
-    if taken:
-        return f"{_card_words(card)} takes {_card_words(taken)}"
-    return f"{_card_words(card)} to the floor"
 
 
 def _points(value: float) -> str:

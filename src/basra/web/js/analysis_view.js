@@ -124,7 +124,11 @@ export function renderAnalysisFrame(index) {
   const parts = [el("span", { class: "move-label", "data-label": decision.label, "data-testid": "move-label", text: t(`label_${decision.label}`) })];
   if (decision.best !== decision.played) {
     parts.push(el("span", { class: "better" }, sentence("better_move", { move: moveWords(decision.best) })));
-    parts.push(el("span", { class: "hint", text: t("points_lost", { n: decision.loss }, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
+    const digits = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+    const loss = el("span", { class: "loss", "data-testid": "move-loss", text: t("points_lost", { n: decision.loss }, digits) });
+    // A sampled loss is uncertain: its label is that of the loss less one standard error.
+    if (decision.loss_error > 0) loss.append(" ", t("analysis_loss_error", { error: decision.loss_error }, digits));
+    parts.push(loss);
     const card = decision.best.split(":")[0];
     const hands = document.querySelectorAll("#hands .replay-hand");
     hands[decision.seat]?.querySelector(`[data-card="${card}"]`)?.classList.add("better-move");
