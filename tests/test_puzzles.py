@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from basra.observe import observe, observe_state
 from basra.position import parse_position
 from basra.record import Player, match_record
 from basra.rules import make_rules
-from basra.state import apply, legal_moves, move_text, new_deal, parse_move
+from basra.state import apply, deal_score, legal_moves, move_text, new_deal, parse_move
 from basra.study.puzzles import (
     MIN_GAP,
     TAGS,
@@ -26,6 +27,7 @@ from basra.study.puzzles import (
     PuzzleError,
     difficulty,
     dump_puzzles,
+    explanation_text,
     load_puzzles,
     make_puzzle,
     mine_record,
@@ -170,3 +172,57 @@ def test_puzzles_command_mines_and_verifies(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "not the unique best move" in refused.stderr
     missing = basra("puzzles", "--from", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "nowhere" in missing.stderr
+
+
+def test_every_shipped_puzzle_explains_itself_in_moves_that_replay_legally() -> None:
+    """The explanation's data: best play by both to the end of the deal from the
+    solution, each other move with its loss and the opponent's answer, all legal in the
+    rules core; the stored English names cards with suit symbols, never as codes."""
+    for puzzle in packaged_puzzles():
+        why = puzzle.why()
+        state = puzzle.state()
+        side = state.rules.side_of[state.to_play]
+        assert why["solution"] == puzzle.solution and why["value"] == pytest.approx(
+            puzzle.values[puzzle.solution], abs=1e-3)
+        assert why["gap"] == pytest.approx(puzzle.gap, abs=1e-3)
+        line = state
+        for step in why["line"]:
+            move = parse_move(line, step["move"])  # raises on an illegal move
+            mover = line.rules.side_of[line.to_play]
+            assert step["by"] == ("you" if mover == side else "opponent")
+            after = apply(line, move)
+            assert step["basra"] == (after.basras[mover] > line.basras[mover])
+            line = after
+        assert line.is_over and [s["move"] for s in why["line"]] == list(puzzle.line)
+        total = deal_score(line, puzzle.carry).total
+        assert why["end"] == [total[side], total[1 - side]]
+        assert why["end"][0] - why["end"][1] == pytest.approx(why["value"], abs=1e-3)
+        others = {o["move"]: o for o in why["others"]}
+        assert set(others) == set(puzzle.values) - {puzzle.solution}
+        for text, other in others.items():
+            after = apply(state, parse_move(state, text))
+            assert other["loses"] == pytest.approx(
+                puzzle.values[puzzle.solution] - puzzle.values[text], abs=1e-3)
+            assert other["loses"] >= MIN_GAP - 1e-6
+            if other["reply"] is None:
+                assert after.is_over
+            else:
+                parse_move(after, other["reply"])
+        kinds = {r["kind"] for r in why["reasons"]}
+        assert kinds <= {"more_basras", "stops_basra", "wins_majority", "gives_majority",
+                         "stops_majority", "trap"}
+        assert ("trap" in kinds) == ("trap" in puzzle.tags)
+        assert puzzle.explanation == explanation_text(why, state.rules.family)
+        assert re.search(r"[♠♥♦♣]", puzzle.explanation)
+        assert not re.search(r"\b(?:10|[2-9AJQK])[SHDC]\b", puzzle.explanation), puzzle.id
+
+
+def test_a_stored_explanation_round_trips_and_a_bad_one_is_refused() -> None:
+    puzzle = packaged_puzzles()[0]
+    assert puzzle.explained is None and "explained" not in puzzle.to_dict()
+    with_data = dataclasses.replace(puzzle, explained=puzzle.why())
+    again = Puzzle.from_dict(json.loads(json.dumps(with_data.to_dict())))
+    assert again.explained == puzzle.why() and again.why() is again.explained
+    broken = {**with_data.to_dict(), "explained": "JH:6S+KD wins"}
+    with pytest.raises(PuzzleError, match="explained"):
+        Puzzle.from_dict(broken)

@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -74,7 +75,7 @@ def _switch_to_arabic(page: Page) -> None:
 
 
 def test_an_analysed_replay_shows_labels_the_chart_and_the_better_move(
-        pages: Opener, analysis_server: tuple[str, int]) -> None:
+        pages: Opener, analysis_server: tuple[str, int], tmp_path: Path) -> None:
     base, record_id = analysis_server
     page = pages.page("replay")
     page.goto(f"{base}/replay/{record_id}")
@@ -95,6 +96,13 @@ def test_an_analysed_replay_shows_labels_the_chart_and_the_better_move(
     expect(label).to_have_text(re.compile("^(Blunder|Mistake|Inaccuracy)$"))
     expect(page.get_by_test_id("move-verdict")).to_contain_text("Better:")
     expect(page.get_by_test_id("move-verdict")).to_contain_text("points lost")
+    # the loss reads clearly on the felt, and the legend says how labels are given
+    assert _contrast(page, "[data-testid=move-loss]") >= 4.5
+    expect(page.get_by_test_id("analysis-legend")).to_contain_text(
+        "less one standard error of the estimate")
+    expect(page.get_by_test_id("analysis-legend")).to_be_visible()
+    folder = Path(os.environ.get("BASRA_SCREENSHOTS") or tmp_path)
+    page.screenshot(path=str(folder / "analysis-verdict-en.png"), full_page=True)
     # a reload finds the stored analysis without asking again
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-analysis", "done")
@@ -104,6 +112,31 @@ def test_an_analysed_replay_shows_labels_the_chart_and_the_better_move(
     expect(summary.locator("thead")).to_contain_text("الدقة")
     expect_translated(page, NAMES)
     pages.finish()
+
+
+_CONTRAST = """selector => {
+  const node = document.querySelector(selector);
+  const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+  let back = node;
+  while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+  const luminance = ([r, g, b]) => {
+    const [x, y, z] = [r, g, b].map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * x + 0.7152 * y + 0.0722 * z;
+  };
+  const fore = luminance(rgb(getComputedStyle(node).color));
+  const behind = luminance(rgb(getComputedStyle(back).backgroundColor));
+  return (Math.max(fore, behind) + 0.05) / (Math.min(fore, behind) + 0.05);
+}"""
+"""The contrast ratio (WCAG) of an element's text against the nearest background drawn
+behind it."""
+
+
+def _contrast(page: Page, selector: str) -> float:
+    ratio: float = page.evaluate(_CONTRAST, selector)
+    return ratio
 
 
 def _solve(page: Page, solution: str) -> None:
@@ -127,7 +160,6 @@ def test_a_puzzle_is_solved_by_clicking_its_cards(
     result = page.get_by_test_id("puzzle-result")
     expect(result).to_have_attribute("data-correct", "true")
     expect(result).to_contain_text("Correct!")
-    expect(page.get_by_test_id("puzzle-status")).to_contain_text("Streak: 1")
     page.get_by_role("button", name="Next puzzle").click()
     expect(page.locator("body")).not_to_have_attribute("data-puzzle", first)
     second = page.locator("body").get_attribute("data-puzzle") or ""

@@ -45,8 +45,8 @@ from .moderation import Moderation
 from .ratings import Ratings
 from .records import Records
 from .reveals import Reveals
-from .streaks import Streaks
 from .sqlite import reader_pragmas, writer_pragmas
+from .streaks import Streaks
 from .tables import Tables
 from .writer import StorageError, StoreHealth, Writer, reason
 
