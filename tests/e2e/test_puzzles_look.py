@@ -172,6 +172,11 @@ def test_a_guests_streak_counts_solves_ends_on_a_mistake_and_keeps_the_best(
     _language(page, "ar")
     expect(best).to_have_text("أفضل سلسلة لك: ٢")
     expect_translated(page)
+    # the help page says what the streak is, in the language chosen
+    page.goto("/help")
+    expect(page.locator("#help-puzzles")).to_have_text("الألغاز والتحليل")
+    expect(page.locator("#puzzles")).to_contain_text("سلسلة الألغاز")
+    expect_translated(page)
 
 
 def test_an_accounts_best_streak_is_kept_on_the_server(open_page: OpenPage) -> None:
