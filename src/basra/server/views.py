@@ -175,6 +175,8 @@ def state_message(table: Table, seat: int | None,
         "rated": table.config.rated,
         "chat": {"free_text": table.free_text, "consent": sorted(table.chat_consent)},
         "resigned": list(table.resigned), "aborted": table.aborted,
+        "can_abort": (seat is not None and table.status == "playing" and table.is_human(seat)
+                      and seat not in table.played and seat not in table.resigned),
     }
     if table.config.rated:
         message["conduct"] = conduct_view(table)
