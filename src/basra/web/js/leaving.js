@@ -111,7 +111,9 @@ export function leavingNotice(message) {
   if (message.code === "resigned") {
     return message.seat === page?.mySeat() ? t("resign_you") : t("resign_notice", { name: page.seatName(message.seat) });
   }
-  if (message.code === "aborted") return t("abort_notice", { name: page.seatName(message.seat) });
+  if (message.code === "aborted") {
+    return message.seat === page?.mySeat() ? t("abort_you") : t("abort_notice", { name: page.seatName(message.seat) });
+  }
   if (message.code === "play_resumed") return t("table_resumed");
   return null;
 }
@@ -122,6 +124,7 @@ export function renderLeaving(state) {
   const live = playing(state);
   $("resign").hidden = !(mine && live && !iResigned(state) && !state.can_abort);
   $("abort").hidden = !(mine && live && state.can_abort);
+  if (iResigned(state)) $("away-panel").hidden = true; // the computer plays it to the end
   const seats = state.table?.seats ?? [];
   $("table-pause-note").hidden = !(live && seats.length && seats.every((s) => s.kind === "bot" || s.away));
 
