@@ -165,6 +165,8 @@ class Match:
         self.playing: tuple[int, ...] | None = None
         """The seats that play the next deal: None for all, or the seats of the sides
         tied at the top under ``tie_deal = tied``."""
+        self.resigned: list[int] = []
+        """The sides that resigned, the first to go first (:meth:`resign`)."""
         self._state: DealState | None = None
         if auto_deal:
             self.deal()
@@ -211,6 +213,41 @@ class Match:
         self._state = start_deal(self.rules, layout)
         return self._state
 
+    def sides_in_play(self) -> list[int]:
+        """The sides that have not resigned."""
+        return [side for side in range(self.rules.sides) if side not in self.resigned]
+
+    def resign(self, side: int) -> None:
+        """Side ``side`` resigns: it can no longer win. Once one side is left in play the
+        match is over and that side wins, at the totals reached so far (the deal being
+        played is not scored); otherwise play goes on (someone plays the side's seats
+        out) and the winner is the best side that did not resign.
+
+        >>> from basra.rules import make_rules
+        >>> match = Match(make_rules("egyptian"), seed=3)
+        >>> match.resign(0)
+        >>> match.is_over, match.winner, match.resigned
+        (True, 1, [0])
+        """
+        if self.is_over:
+            raise MatchOverError("the match is over")
+        if not 0 <= side < self.rules.sides or side in self.resigned:
+            raise ValueError(f"side {side!r} cannot resign: the sides in play are "
+                             f"{self.sides_in_play()}")
+        self.resigned.append(side)
+        if len(self.sides_in_play()) <= 1:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the match now, at the totals reached so far: the side in play with the
+        most points wins (the first of them on a tie)."""
+        if self.is_over:
+            raise MatchOverError("the match is over")
+        left = self.sides_in_play() or list(range(self.rules.sides))
+        self.winner = max(left, key=lambda side: (self.totals[side], -side))
+        self.carry = 0
+        self.playing = None
+
     def legal_moves(self) -> list[int]:
         """The legal moves of the seat to play."""
         return legal_moves(self.state) if self.deal_in_progress else []
@@ -244,6 +281,9 @@ class Match:
         for side, points in enumerate(score.total):
             self.totals[side] += points
         self.winner, self.target = match_result(self.rules, self.totals, self.target)
+        if self.winner is not None and self.winner in self.resigned:
+            left = self.sides_in_play()  # a side that resigned cannot win
+            self.winner = max(left, key=lambda side: (self.totals[side], -side))
         self.playing = tied_seats(self.rules, self.totals, self.target, self.winner)
         if self.winner is not None:
             self.carry = 0  # a match that ends drops the pending majority prize

@@ -109,6 +109,8 @@ def match_record(match: Match, players: Sequence[Player]) -> dict[str, Any]:
     if match.winner is not None:
         record["result"] = {"totals": list(match.totals), "winner": match.winner,
                             "target": match.target}
+        if match.resigned:
+            record["result"]["resigned"] = list(match.resigned)
     return record
 
 
@@ -192,14 +194,18 @@ def replay(record: dict[str, Any]) -> Match:
     if not 0 <= first_dealer < rules.players:
         raise RecordError(f"deal 1: dealer {first_dealer} is not a seat")
     match = Match(rules, seed, variant=str(variant), first_dealer=first_dealer, auto_deal=False)
+    result = record.get("result")
+    resigned = _resigned(result, rules.sides)
+    match.resigned = list(resigned)
     for index, deal in enumerate(deals, 1):
         _replay_deal(match, deal, index, is_last=index == len(deals))
-    result = record.get("result")
     if result is None:
         if match.is_over:
             raise RecordError("the match is over but the record has no result")
         return match
     where = "result"
+    if not match.is_over and resigned:
+        match.stop()  # ended by a resignation before its target
     if not match.is_over:
         raise RecordError("result: the record has a result but the match is not over")
     totals = _get(result, "totals", list, where)
@@ -210,6 +216,19 @@ def replay(record: dict[str, Any]) -> Match:
     if _get(result, "target", int, where) != match.target:
         raise RecordError(f"result: target {result['target']} should be {match.target}")
     return match
+
+
+def _resigned(result: Any, sides: int) -> list[int]:
+    """The sides a result says resigned (``result.resigned``), checked."""
+    if not isinstance(result, dict) or result.get("resigned") is None:
+        return []
+    listed = result["resigned"]
+    if (not isinstance(listed, list) or not listed or len(set(listed)) != len(listed)
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < sides
+                       for s in listed)):
+        raise RecordError(f"result: resigned must list sides 0 to {sides - 1} at most once "
+                          f"each, not {listed!r}")
+    return list(listed)
 
 
 def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:

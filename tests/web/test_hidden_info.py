@@ -23,7 +23,8 @@ from basra.server import create_app
 from basra.state import DealState
 
 STATE_KEYS = {"type", "seq", "you", "table", "deal", "legal", "last_play", "totals", "target",
-              "carry", "deal_scores", "result", "deadline", "paused", "rated", "chat"}
+              "carry", "deal_scores", "result", "deadline", "paused", "rated", "chat",
+              "resigned", "aborted", "can_abort"}
 """Every state's keys (a finished match at a rated table adds ``rating_changes``)."""
 DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "stock_count",
              "pile_counts", "basras", "last_capturer", "pile", "last_captures", "seats",

@@ -41,6 +41,7 @@ __all__ = [
     "ExpiredTableError",
     "IntentError",
     "JoinError",
+    "LeaveError",
     "LimitReachedError",
     "LoginRequiredError",
     "ModerationError",
@@ -89,6 +90,14 @@ class IntentError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+# leaving a table: resign and abort (answered on the socket, which stays open)
+
+class LeaveError(IntentError):
+    """A resign or an abort the table refuses: ``abort_too_late`` (the seat has made a
+    play of its own in this match: resign instead), ``resigned`` (the seat resigned this
+    match already, and the computer plays it to its end)."""
 
 
 class TableMovedError(IntentError):

@@ -180,8 +180,8 @@ class Tables:
                           saved.match_number)
             for seat, (name, hashed) in saved.seats.items():
                 table.take_seat(seat, name, hashed, saved.accounts.get(seat))
+            table.load_conduct(saved.conduct)  # (first: a resignation decides the end)
             table.restore(saved.moves, saved.movers)
-            table.load_conduct(saved.conduct)
         except Exception as error:
             reason = f"{type(error).__name__}: {error}"
             self.unrestored[saved.code] = reason
@@ -200,7 +200,8 @@ class Tables:
             if changes or await self.store.ratings.is_rated(table.last_record_id):
                 table.rating_changes = [change.to_dict() for change in changes]
         self._add(table)
-        if table.status == "finished" and table.last_record_id is None:
+        if (table.status == "finished" and table.last_record_id is None
+                and table.aborted is None):  # (an aborted match has no record)
             # Stopped between the last play and its record: write the record now.
             self.play.spawn(self.play.save_record(table, announce=True))
         elif table.status != saved.status:

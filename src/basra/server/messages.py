@@ -21,7 +21,7 @@ from .errors import IntentError
 
 __all__ = ["CHAT_PHRASES", "INTENT_TYPES", "MAX_CHAT", "MAX_MESSAGE", "Intent", "parse_intent"]
 
-INTENT_TYPES = ("play", "back", "rematch", "ping", "chat", "chat_consent")
+INTENT_TYPES = ("play", "back", "rematch", "ping", "chat", "chat_consent", "resign", "abort")
 CHAT_PHRASES = ("good_game", "well_played", "good_luck", "thanks", "oops")
 """The chat's ready phrases (each page shows them in its language)."""
 MAX_CHAT = 200

@@ -6,7 +6,7 @@ their browser's languages that has a catalog, else English.
 URL            template            scripts and styles
 =============  ==================  =========================================
 /              lobby.html          lobby.js; lobby.css
-/t/{code}      table.html          table.js; table.css
+/t/{code}      table.html          table.js; table.css, leaving.css
 /replay[/id]   replay.html         replay.js; table.css, replay.css
 /u/{name}      profile.html        profile.js; info.css
 /leaderboard   leaderboard.html    leaderboard.js; info.css
@@ -70,7 +70,7 @@ class Page:
 
 PAGES = {
     "lobby": Page("lobby.html", "lobby", ("lobby",)),
-    "table": Page("table.html", "table", ("table",)),
+    "table": Page("table.html", "table", ("table", "leaving")),
     "replay": Page("replay.html", "replay", ("table", "replay"), "replay_title"),
     "profile": Page("profile.html", "profile", ("info",), "basra"),
     "leaderboard": Page("leaderboard.html", "leaderboard", ("info",), "leaderboard"),

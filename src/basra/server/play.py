@@ -39,16 +39,22 @@ from basra.store import FencedError, RatedMatch, StorageError, Store, StoreHealt
 from .chat import TableChat
 from .computer import ComputerPlayers
 from .connections import Connection, encode
-from .errors import IntentError, TableMovedError
+from .errors import IntentError, LeaveError, TableMovedError
 from .messages import Intent
 from .settings import HubSettings
 from .sockets import Sockets
 from .table import Table, new_seed
 from .views import state_message
 
-__all__ = ["TablePlay"]
+__all__ = ["RESUME_NOTICE_SECONDS", "TablePlay"]
 
 log = logging.getLogger("basra.server")
+
+RESUME_NOTICE_SECONDS = 5.0
+"""A computer move that waited this long for someone to come to the table is announced as
+play resuming."""
+PAUSES_KEPT = 10_000
+"""Tables whose pause (nobody connected) is remembered, at most (the oldest go first)."""
 
 
 class TablePlay:
@@ -75,6 +81,9 @@ class TablePlay:
         """The turn (seq, seat, computer or not) each table's next event is for."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.chat = TableChat(store, sockets)
+        self._unattended: dict[str, float] = {}
+        """Since when (monotonic) each table's computer move waits for someone to come
+        (kept while the table is out of memory, so that a return is told)."""
 
     # -- tables coming and going -------------------------------------------------------
 
@@ -161,6 +170,9 @@ class TablePlay:
             self.changed(table)
             return
         if intent.kind == "back":
+            if seat in table.resigned:
+                raise LeaveError("resigned", "you resigned this match: the computer plays "
+                                 "your seat to its end")
             if seat in table.away:
                 table.away.discard(seat)
                 self.changed(table)
@@ -175,7 +187,11 @@ class TablePlay:
         async with self.locks[table.code]:
             if self.tables.get(table.code) is not table:
                 raise TableMovedError()  # handed or taken over while this waited its turn
-            if intent.kind == "rematch" and table.config.rated:
+            if intent.kind == "resign":
+                await self._resign(table, seat)
+            elif intent.kind == "abort":
+                await self._abort(table, seat)
+            elif intent.kind == "rematch" and table.config.rated:
                 await self._rated_rematch(table, seat)
             elif intent.kind == "rematch":
                 await self._rematch(table)
@@ -268,7 +284,7 @@ class TablePlay:
                           tuple(ranks))
 
     async def _rematch(self, table: Table) -> None:
-        if table.match is None or not table.match.is_over:
+        if table.match is None or table.status != "finished":
             raise IntentError("not_over", "the match is not over yet")
         seed = new_seed()
         try:
@@ -287,7 +303,7 @@ class TablePlay:
         """A rematch at a rated table: the seat's ask is kept; the rematch starts when
         every human seat has asked while every one is connected. A seat with no
         connection means a player has left: the asker is sent back to seeking."""
-        if table.match is None or not table.match.is_over:
+        if table.match is None or table.status != "finished":
             raise IntentError("not_over", "the match is not over yet")
         gone = [s for s in table.human_seats() if table.connections[s] == 0]
         if gone:
@@ -297,6 +313,46 @@ class TablePlay:
         if all(s in table.rematch_asks for s in table.human_seats()):
             await self._rematch(table)
             await self.rated_start(table)
+
+    # -- resigning and aborting --------------------------------------------------------
+
+    async def _save_conduct(self, table: Table, conduct: dict[str, Any]) -> None:
+        """Store a table's conduct before it changes; raises :class:`IntentError`
+        (``server_error``) when it cannot be stored, and nothing changes."""
+        try:
+            await self.store.conduct.save_table(table.code, conduct,
+                                                epoch=self.epochs.get(table.code))
+        except FencedError:
+            self.lost(table)
+            raise IntentError("server_error", "the table moved to another server: "
+                              "send it again") from None
+        except StorageError as error:
+            raise IntentError("server_error",
+                              f"it could not be saved, so nothing changed: {error}") from None
+
+    async def _resign(self, table: Table, seat: int) -> None:
+        """A seat resigns (call with the table's lock held): stored, then made; a match
+        it ends is recorded (and rated)."""
+        await self._save_conduct(table, table.check_resign(seat))
+        table.resign(seat)
+        self.sockets.broadcast(table, encode({
+            "type": "notice", "code": "resigned", "seat": seat,
+            "message": "a player resigned: the computer plays their seat on"
+                       if table.status == "playing" else "a player resigned: the match is over"}))
+        if table.status == "finished":
+            await self.save_record(table)
+
+    async def _abort(self, table: Table, seat: int) -> None:
+        """A seat aborts the match before its first play (call with the table's lock
+        held): stored, then made; at a rated table it is an abandon."""
+        await self._save_conduct(table, table.check_abort(seat))
+        table.abort(seat)
+        self.spawn(self.store.tables.set_status(table.code, "finished"))
+        self.sockets.broadcast(table, encode({
+            "type": "notice", "code": "aborted", "seat": seat,
+            "message": "a player aborted the match before their first play: it is over"}))
+        if table.config.rated:
+            self.spawn(self._abandoned(table, "abort", [seat], table.match_number))
 
     # -- conduct in rated play ---------------------------------------------------------
 
@@ -401,7 +457,8 @@ class TablePlay:
         timer = self._away_timers.pop((table.code, seat), None)
         if timer is not None:
             timer.cancel()
-        table.away.discard(seat)  # a returning player takes the seat back
+        if seat not in table.resigned:
+            table.away.discard(seat)  # a returning player takes the seat back
         self.changed(table)
 
     def plan(self, table: Table) -> None:
@@ -412,6 +469,7 @@ class TablePlay:
         seat = table.to_play()
         seq = table.seq
         attended = self.sockets.attended(table.code) and table.paused is None
+        self._note_pause(table, seat, attended)
         turn = None if seat is None or not attended else (seq, seat, table.computer_plays(seat))
         if turn is not None and table.code in self._next_event \
                 and self._planned.get(table.code) == turn:
@@ -437,6 +495,27 @@ class TablePlay:
             table.deadline_ms = int((time.time() + seconds) * 1000)
             self._next_event[table.code] = loop.call_later(
                 seconds, self._time_out, table, seat, seq)
+
+    def _note_pause(self, table: Table, seat: int | None, attended: bool) -> None:
+        """Note when a computer move starts waiting for someone to come to the table, and
+        tell the table when play resumes after a long wait."""
+        code = table.code
+        if seat is None or not table.computer_plays(seat) or table.paused is not None:
+            self._unattended.pop(code, None)
+            return
+        if not attended:
+            if code not in self._unattended:
+                if len(self._unattended) >= PAUSES_KEPT:
+                    self._unattended.pop(next(iter(self._unattended)))
+                self._unattended[code] = time.monotonic()
+            return
+        since = self._unattended.pop(code, None)
+        if since is not None and time.monotonic() - since >= RESUME_NOTICE_SECONDS:
+            seconds = int(time.monotonic() - since)
+            self.sockets.broadcast(table, encode({
+                "type": "notice", "code": "play_resumed", "seat": seat,
+                "params": {"seconds": seconds},
+                "message": f"play resumes: it waited {seconds} s for someone to come"}))
 
     def _watch_absent(self, table: Table) -> None:
         """Start the away timer of every human seat with no connection in a running match

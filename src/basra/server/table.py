@@ -21,7 +21,7 @@ from basra.players.ratings import pool_key
 from basra.record import Player, match_record
 from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
 
-from .errors import ConfigError, IntentError, JoinError
+from .errors import ConfigError, IntentError, JoinError, LeaveError
 
 __all__ = [
     "MAX_NAME",
@@ -223,6 +223,12 @@ class Table:
         ``same_pair`` (see :mod:`basra.players.conduct`); None while it counts."""
         self.rematch_asks: set[int] = set()
         """Human seats that asked for a rematch of a finished rated match."""
+        self.resigned: list[int] = []
+        """Human seats that resigned the current match, the first to go first: the
+        computer plays each on (see :meth:`resign`)."""
+        self.aborted: int | None = None
+        """The human seat that aborted the current match before its first play (it
+        ended there for everyone, see :meth:`abort`), or None."""
 
     # -- seats -------------------------------------------------------------------------
 
@@ -230,7 +236,7 @@ class Table:
     def status(self) -> str:
         if self.match is None:
             return "waiting"
-        return "finished" if self.match.is_over else "playing"
+        return "finished" if self.match.is_over or self.aborted is not None else "playing"
 
     @property
     def seq(self) -> int:
@@ -306,6 +312,7 @@ class Table:
     def start(self) -> None:
         """Deal the first deal of the current match."""
         self.match = Match(self.rules, seed=self.seed, variant=self.config.variant)
+        self.match.resigned = list(dict.fromkeys(self.rules.side_of[s] for s in self.resigned))
 
     def restore(self, moves: list[int], movers: list[int | None] | None = None) -> None:
         """Rebuild the current match from its stored moves (and who made each: the
@@ -315,12 +322,13 @@ class Table:
         movers = movers or []
         for index, move in enumerate(moves):
             self.apply(move, movers[index] if index < len(movers) else None)
+        self._end_if_resigned()
 
     # -- play --------------------------------------------------------------------------
 
     def to_play(self) -> int | None:
         """The seat to play, or None when the match is not running."""
-        if self.match is None or self.match.is_over:
+        if self.match is None or self.status != "playing":
             return None
         return self.match.state.to_play
 
@@ -338,8 +346,11 @@ class Table:
         match = self.match
         if match is None:
             raise IntentError("waiting", "the match has not started: seats are still free")
-        if match.is_over:
+        if self.status == "finished":
             raise IntentError("match_over", "the match is over")
+        if seat in self.resigned:
+            raise LeaveError("resigned", "you resigned this match: the computer plays your "
+                             "seat to its end")
         if seq != self.seq:
             raise IntentError("stale", f"seq {seq} is not the current one ({self.seq})")
         to_play = match.state.to_play
@@ -392,7 +403,7 @@ class Table:
         or unrated match, a seat that forfeited already, or, in a match of two sides,
         a side whose opponents forfeited first). See :mod:`basra.players.conduct`."""
         if (not self.config.rated or self.status != "playing" or not self.is_human(seat)
-                or self.unrated is not None):
+                or self.unrated is not None or seat in self.resigned):
             return None
         if seat not in self.played:
             self.unrated = "aborted"
@@ -401,22 +412,26 @@ class Table:
         side_of = self.rules.side_of
         if seat in self.forfeits or any(side_of[s] == side_of[seat] for s in self.forfeits):
             return None
-        if self.rules.sides == 2 and self.forfeits:
+        if self.rules.sides == 2 and (self.forfeits or self.resigned):
             return None
         self.forfeits.append(seat)
         return "forfeit"
 
     def forfeited_sides(self) -> list[int]:
-        """The sides that forfeited, in the order they went."""
-        return list(dict.fromkeys(self.rules.side_of[seat] for seat in self.forfeits))
+        """The sides that forfeited or resigned, in the order they went (forfeits
+        first)."""
+        return list(dict.fromkeys(self.rules.side_of[seat]
+                                  for seat in [*self.forfeits, *self.resigned]))
 
     def conduct(self) -> dict[str, Any] | None:
         """The current match's conduct as stored (``basra_tables.conduct``), or None when
         nothing happened."""
-        if not self.forfeits and self.unrated is None:
+        if (not self.forfeits and self.unrated is None and not self.resigned
+                and self.aborted is None):
             return None
         return {"match": self.match_number, "forfeits": list(self.forfeits),
-                "aborted_by": self.aborted_by, "unrated": self.unrated}
+                "aborted_by": self.aborted_by, "unrated": self.unrated,
+                "resigned": list(self.resigned), "aborted": self.aborted}
 
     def load_conduct(self, stored: dict[str, Any] | None) -> None:
         """Take the stored conduct back (that of an earlier match is ignored)."""
@@ -427,6 +442,84 @@ class Table:
         self.aborted_by = None if aborted is None else int(aborted)
         unrated = stored.get("unrated")
         self.unrated = None if unrated is None else str(unrated)
+        self.resigned = [int(seat) for seat in stored.get("resigned") or []]
+        aborted = stored.get("aborted")
+        self.aborted = None if aborted is None else int(aborted)
+        self.away.update(self.resigned)  # the computer plays a resigned seat to the end
+        if self.match is not None:
+            self.match.resigned = list(dict.fromkeys(self.rules.side_of[s]
+                                                     for s in self.resigned))
+            self._end_if_resigned()
+
+    # -- resigning and aborting --------------------------------------------------------
+
+    def _running_seat(self, seat: int, what: str) -> None:
+        """Raise :class:`IntentError` unless ``seat`` is a human seat of a running match."""
+        if self.match is None:
+            raise IntentError("waiting", "the match has not started: seats are still free")
+        if self.status == "finished":
+            raise IntentError("match_over", "the match is over")
+        if not self.is_human(seat):
+            raise IntentError("not_seated", f"only a player's seat can {what}")
+        if seat in self.resigned:
+            raise LeaveError("resigned", "you resigned this match already")
+
+    def check_resign(self, seat: int) -> dict[str, Any]:
+        """The conduct to store once ``seat`` has resigned (:meth:`resign`); raises
+        :class:`IntentError` and changes nothing."""
+        self._running_seat(seat, "resign")
+        conduct = self.conduct() or {"match": self.match_number, "forfeits": [],
+                                     "aborted_by": None, "unrated": None, "aborted": None}
+        return {**conduct, "resigned": [*self.resigned, seat]}
+
+    def resign(self, seat: int) -> None:
+        """The player of ``seat`` resigns: its side can no longer win (at a rated table
+        it ranks last, as a forfeit does) and the computer plays the seat on. The match
+        ends at once, at the totals reached, when one side is left in play, or when only
+        the computer is left to play (see :meth:`basra.match.Match.resign`)."""
+        self.check_resign(seat)
+        assert self.match is not None
+        self.resigned.append(seat)
+        self.away.add(seat)
+        side = self.rules.side_of[seat]
+        if side not in self.match.resigned:
+            self.match.resign(side)
+        self._end_if_resigned()
+
+    def _end_if_resigned(self) -> None:
+        """End a running match that someone resigned when no person is left to play it."""
+        match = self.match
+        if match is None or match.is_over or not self.resigned:
+            return
+        in_play = match.sides_in_play()
+        people = [seat for seat in self.human_seats()
+                  if self.rules.side_of[seat] in in_play and seat not in self.resigned]
+        if len(in_play) <= 1 or not people:
+            match.stop()
+
+    def check_abort(self, seat: int) -> dict[str, Any]:
+        """The conduct to store once ``seat`` has aborted (:meth:`abort`); raises
+        :class:`IntentError` (``abort_too_late`` after the seat's first play) and changes
+        nothing."""
+        self._running_seat(seat, "abort")
+        if seat in self.played:
+            raise LeaveError("abort_too_late", "you have made a play in this match: it "
+                             "can no longer be aborted (resign instead)")
+        conduct = self.conduct() or {"match": self.match_number, "forfeits": [],
+                                     "aborted_by": None, "unrated": None, "resigned": []}
+        if self.config.rated:
+            conduct = {**conduct, "unrated": "aborted", "aborted_by": seat}
+        return {**conduct, "aborted": seat}
+
+    def abort(self, seat: int) -> None:
+        """The player of ``seat`` aborts the match before their first play: it ends
+        there for everyone, with no result and no record (unrated at a rated table); a
+        rematch or a new game may follow."""
+        self.check_abort(seat)
+        self.aborted = seat
+        if self.config.rated:
+            self.unrated = "aborted"
+            self.aborted_by = seat
 
     def record(self) -> dict[str, Any]:
         """The current match as a ``basra-record/1`` document."""
@@ -441,7 +534,7 @@ class Table:
 
     def rematch(self, seed: int) -> None:
         """A new match at the same table and seats."""
-        if self.match is None or not self.match.is_over:
+        if self.match is None or self.status != "finished":
             raise IntentError("not_over", "the match is not over yet")
         self.seed = seed
         self.match_number += 1
@@ -453,6 +546,8 @@ class Table:
         self.aborted_by = None
         self.unrated = None
         self.rematch_asks = set()
+        self.resigned = []
+        self.aborted = None
         self.start()
 
 

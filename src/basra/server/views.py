@@ -79,6 +79,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "match_number": table.match_number, "seats": seat_list(table),
         "records": list(table.record_ids),
         "rated": table.config.rated, "pool": table.config.pool,
+        "house_rules": dict(table.config.overrides),
     }
 
 
@@ -173,6 +174,9 @@ def state_message(table: Table, seat: int | None,
         "deal_scores": [], "result": None, "deadline": None, "paused": table.paused,
         "rated": table.config.rated,
         "chat": {"free_text": table.free_text, "consent": sorted(table.chat_consent)},
+        "resigned": list(table.resigned), "aborted": table.aborted,
+        "can_abort": (seat is not None and table.status == "playing" and table.is_human(seat)
+                      and seat not in table.played and seat not in table.resigned),
     }
     if table.config.rated:
         message["conduct"] = conduct_view(table)
@@ -204,7 +208,8 @@ def state_message(table: Table, seat: int | None,
     message["deal_scores"] = shared["deal_scores"]
     if match.is_over:
         message["result"] = {"winner": match.winner, "totals": list(match.totals),
-                             "record_id": table.last_record_id}
+                             "record_id": table.last_record_id,
+                             "resigned": list(table.resigned)}
         if table.config.rated:
             message["rating_changes"] = table.rating_changes
     message["deadline"] = table.deadline_ms

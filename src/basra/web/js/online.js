@@ -177,4 +177,13 @@ export function setupOnline() {
 export function setOnlineVariants(variantList) {
   variants = variantList;
   renderChoices();
+  // A table's New game after a rated result comes back here as /?variant=…&players=…#online.
+  const asked = new URLSearchParams(location.search);
+  if (asked.get("variant") && variants.some((v) => v.name === asked.get("variant"))) {
+    $("online-variant").value = asked.get("variant");
+    $("online-players").value = "";
+    renderChoices();
+    if (asked.get("players")) $("online-players").value = asked.get("players");
+    renderChoices();
+  }
 }

@@ -10,6 +10,7 @@ import { guestName, playerName } from "./names.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
 import { receiveChat, renderChat, setupChat } from "./chat.js";
+import { leavingNotice, renderLeaving, setupLeaving } from "./leaving.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -219,9 +220,10 @@ function receive(message) {
     receiveChat(message);
   } else if (message.type === "notice") {
     const key = `notice_${message.code}`;
-    if (t(key) !== key) {
-      announce(t(key));
-      banner(t(key), "notice");
+    const text = leavingNotice(message) ?? (t(key) !== key ? t(key) : null);
+    if (text) {
+      announce(text);
+      banner(text, "notice");
     }
   }
 }
@@ -326,6 +328,7 @@ function render(previous) {
     showDealScore(state.deal_scores[state.deal_scores.length - 1]);
   }
   renderPanels();
+  renderLeaving(state);
   renderCoach(previous);
   if (previous && myTurn() && !wasMyTurn(previous)) playSound("turn");
   focusHandOnTurn(previous);
@@ -810,7 +813,7 @@ function conductLines(from) {
   const conduct = from?.conduct;
   if (!conduct) return [];
   const lines = [];
-  if (conduct.unrated === "aborted") lines.push(t("conduct_aborted", { name: seatName(conduct.aborted_by) }));
+  if (conduct.unrated === "aborted" && from.aborted == null) lines.push(t("conduct_aborted", { name: seatName(conduct.aborted_by) }));
   else if (conduct.unrated === "same_pair") lines.push(t("conduct_same_pair"));
   for (const seat of conduct.forfeits ?? []) lines.push(t("conduct_forfeit", { name: seatName(seat) }));
   return lines;
@@ -1062,6 +1065,7 @@ function init() {
   setInterval(() => state && tickTimer(), 250);
   setupChat(code, (message) => send(message), seatName);
 
+  setupLeaving({ send, state: () => state, mySeat, seatName, showAlert });
   setupCoach({ code, token: () => storedToken(code)?.token, state: () => state, mySeat, myTurn,
     rated: isRated });
   const stored = storedToken(code);
