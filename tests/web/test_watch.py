@@ -5,6 +5,7 @@ left out, and a match over leaves the list."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -77,9 +78,11 @@ def test_rated_games_of_the_best_players_come_first(start_web: Callable[..., Any
         sessions = [web.account(name) for name in names]
         seeks = [web.seek("rated=1", session, name) for session, name in zip(
             sessions, names, strict=True)]
-        tables.append([paired(seek) for seek in seeks][0]["table"])
+        pairs = [paired(seek) for seek in seeks]  # both are told
+        tables.append(pairs[0]["table"])
     casual = [web.seek("rated=0", None, name) for name in ("Guest A", "Guest B")]
-    casual_table = [paired(seek) for seek in casual][0]["table"]
+    casual_pairs = [paired(seek) for seek in casual]
+    casual_table = casual_pairs[0]["table"]
     assert web.info(casual_table)["rated"] is False
 
     hub_tables = web.hub.tables
@@ -108,3 +111,11 @@ def test_the_list_is_reused_for_a_moment(web: Any, monkeypatch: pytest.MonkeyPat
     assert codes(web) == []  # the list made a moment ago
     monkeypatch.setattr(watching, "LIST_EVERY", 0.0)
     assert codes(web) == [code]
+
+
+def test_the_lobby_states_this_servers_move_timer(start_web: Callable[..., Any]) -> None:
+    web = start_web("sqlite", seeking=SeekSettings(turn_seconds=45))
+    page = web.http.get("/").text
+    hint = re.search(r'<p id="online-hint"[^>]*>([^<]*)</p>', page)
+    assert hint is not None and "a timer of 45 seconds" in hint[1]
+    assert "60" not in hint[1]
