@@ -312,8 +312,12 @@ def test_the_lobby_offers_rated_play_to_accounts_only_in_every_language(
     expect(page.locator("#online-casual")).to_be_checked()
     expect(page.locator("#online-rated-hint")).to_be_visible()
     expect(page.get_by_role("button", name=text["play_online"])).to_be_visible()
+    if page.locator("#menu-toggle").is_visible():  # a phone: the links fold behind Menu
+        page.locator("#menu-toggle").click()
     for link in ("/leaderboard", "/help"):
         expect(page.locator(f'.topnav a[href="{link}"]')).to_be_visible()
+    if page.locator("#menu-toggle").is_visible():
+        page.keyboard.press("Escape")
     expect_translated(page)
     shot(page, "guest", full_page=True)
     page.get_by_role("button", name=text["sign_up"]).click()

@@ -12,7 +12,7 @@ from basra.i18n import languages, text
 from basra.server.pages import LANGUAGE_COOKIE, NAVIGATION
 
 PAGES = ["/", "/t/k3f9x2q", "/replay", "/replay/5", "/u/Amira", "/leaderboard", "/help",
-         "/puzzles"]
+         "/puzzles", "/watch", "/tv"]
 
 
 def html_attributes(page: str) -> dict[str, str]:

@@ -35,6 +35,7 @@ from .settings import HubSettings
 from .sockets import Sockets
 from .table import Table, TableConfig
 from .views import state_message, table_info
+from .watching import Watching
 
 __all__ = ["Hub"]
 
@@ -58,6 +59,9 @@ class Hub:
                                 self.tables, self.epochs)
         self.relay = Relay(self, self.sockets, self.cluster)
         self.play.lost = self.relay.lost
+        self.watching = Watching(self.tables, self.sockets, self.relay, self.cluster, store,
+                                 self.settings)
+        """The live tables anyone may watch (the Watch page and Basra TV)."""
         self.lifecycle.took_over = self.relay.took_over
         store.on_health(self.play.storage_changed)
 

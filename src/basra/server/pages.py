@@ -17,7 +17,7 @@ URL            template            scripts and styles
 /learn[/id]    learn.html          learn.js; table.css, learn.css
 /rules[/name]  rules.html          rules_page.js; info.css, rules.css
 /watch         watch.html          watch.js; info.css, watch.css
-/tv            tv.html             tv.js; table.css
+/tv            tv.html             tv.js, table.js; table.css, watch.css
 /offline       offline.html        offline.js; info.css
 =============  ==================  =========================================
 
@@ -44,7 +44,7 @@ from basra.players.marks import MAX_MARKS
 from .errors import NoPageError
 from .settings import CHAT_LIMIT
 
-__all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "help_params", "router", "web_root"]
+__all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "help_params", "lobby_params", "router", "web_root"]
 
 LANGUAGE_COOKIE = "basra_lang"
 """The cookie that keeps the language a person chose (set by the pages' language menu)."""
@@ -82,7 +82,7 @@ PAGES = {
     "learn": Page("learn.html", "learn", ("table", "learn"), "learn"),
     "rules": Page("rules.html", "rules_page", ("info", "rules"), "rules"),
     "watch": Page("watch.html", "watch", ("info", "watch"), "nav_watch"),
-    "tv": Page("tv.html", "tv", ("table",), "tv"),
+    "tv": Page("tv.html", "tv", ("table", "watch"), "tv"),
     "offline": Page("offline.html", "offline", ("info",), "offline_title"),
 }
 
@@ -210,9 +210,15 @@ def render(request: Request, name: str, current: str = "",
     return response
 
 
+def lobby_params(state: Any) -> dict[str, Param]:
+    """The numbers the lobby states, as this server has them: the turn timer of the
+    tables Play online makes (``state.seeking.settings``); params by catalog key."""
+    return {"online_hint": {"time": duration(state.seeking.settings.turn_seconds)}}
+
+
 @router.get("/")
 async def lobby(request: Request) -> Response:
-    return render(request, "lobby", "/")
+    return render(request, "lobby", "/", params=lobby_params(request.app.state))
 
 
 @router.get("/t/{code}")
@@ -271,9 +277,17 @@ async def watch_page(request: Request) -> Response:
     return render(request, "watch", "/watch")
 
 
+TV_NEXT_SECONDS = 6
+"""Seconds Basra TV stays on a game that ended before it moves on to the next."""
+
+
 @router.get("/tv")
-async def tv_page(request: Request) -> Response:
-    return render(request, "tv", "/watch")
+async def tv_page(request: Request, after: str | None = None) -> Response:
+    """Basra TV: the table page, as a watcher, of the best live game (the first of the
+    Watch list, :mod:`basra.server.watching`) other than ``after``, the one just shown."""
+    listing = await request.app.state.hub.watching.listing()
+    chosen = next((entry for entry in listing if entry["code"] != after), None)
+    return render(request, "tv", "/watch", tv=chosen, tv_next_ms=TV_NEXT_SECONDS * 1000)
 
 
 @router.get("/offline")

@@ -279,7 +279,7 @@ class Seeking:
             variant, int(players), {},
             tuple(SeatConfig("human") if seek is not None else SeatConfig("bot", level)
                   for seek in pairing.seats),
-            self.settings.turn_seconds, level, pairing.rated)
+            self.settings.turn_seconds, level, pairing.rated, public=True)
         claims: list[tuple[object, Account | None] | None] = [
             None if seek is None else (seek.name, self._accounts.get(seek.id))
             for seek in pairing.seats]

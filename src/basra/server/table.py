@@ -97,6 +97,9 @@ class TableConfig:
     rated: bool = False
     """The match's result moves the ratings of its players' accounts (tables made by
     pairing rated seeks; the preset's own rules)."""
+    public: bool = False
+    """The Watch page lists the table while its match is played (tables made by pairing
+    seeks; see :mod:`basra.server.watching`)."""
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.overrides)
@@ -111,7 +114,7 @@ class TableConfig:
             "variant": self.variant, "players": self.players, "rules": dict(self.overrides),
             "seats": [seat.to_dict() for seat in self.seats],
             "turn_seconds": self.turn_seconds, "takeover_level": self.takeover_level,
-            "rated": self.rated, "pool": self.pool,
+            "rated": self.rated, "pool": self.pool, "public": self.public,
         }
 
     @classmethod
@@ -150,6 +153,7 @@ class TableConfig:
             data["variant"], data["players"], dict(data["rules"]),
             tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
             data["turn_seconds"], data["takeover_level"], bool(data.get("rated", False)),
+            bool(data.get("public", False)),
         )
 
 

@@ -5,6 +5,7 @@
     POST /api/tables                     a new table
     GET  /api/tables                     tables waiting for players
     GET  /api/tables/{code}              a table's public description
+    GET  /api/watch                      live tables anyone may watch, best first
     POST /api/tables/{code}/join         take a seat
     WS   /ws/{code}?token=T              a seat's (or a watcher's) socket
     WS   /ws/seek                        a seek, until the player is seated
@@ -93,6 +94,12 @@ async def open_tables(hub: HubOf) -> list[dict[str, Any]]:
     listed = await hub.open_tables()
     listed.sort(key=lambda t: str(t["code"]))
     return listed[:OPEN_TABLES_SHOWN]
+
+
+@router.get("/api/watch")
+async def watch_list(hub: HubOf) -> list[dict[str, Any]]:
+    """Live tables anyone may watch, best first (see :mod:`basra.server.watching`)."""
+    return await hub.watching.listing()
 
 
 @router.get("/api/tables/{code}")

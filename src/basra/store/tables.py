@@ -151,6 +151,12 @@ class Tables:
                           ) -> list[SavedTable]:
         """The stored tables that are waiting or playing (or of ``statuses``), most
         recently active first (only those active since ``since_ms``, at most ``limit``)."""
+        return await self._load(await self.recent_codes(since_ms=since_ms, limit=limit,
+                                                        statuses=statuses))
+
+    async def recent_codes(self, *, since_ms: int | None = None, limit: int | None = None,
+                           statuses: tuple[str, ...] = ("waiting", "playing")) -> list[str]:
+        """The codes of the tables :meth:`load_recent` would load, without loading them."""
         query = (select(tables_table.c.code)
                  .where(tables_table.c.status.in_(statuses))
                  .order_by(tables_table.c.updated_at.desc()))
@@ -159,8 +165,7 @@ class Tables:
         if limit is not None:
             query = query.limit(limit)
         async with self._writer.engine.connect() as conn:
-            codes = list((await conn.execute(query)).scalars())
-        return await self._load(codes)
+            return list((await conn.execute(query)).scalars())
 
     async def _load(self, codes: list[str]) -> list[SavedTable]:
         saved: dict[str, SavedTable] = {}

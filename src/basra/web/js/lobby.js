@@ -9,9 +9,9 @@
 
 import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON, storeName, storeToken, storedName } from "./api.js";
-import { errorKey, familyKey, formatNumber, hasKey, lang, levelName, setupLang, t } from "./i18n.js";
+import { errorKey, familyKey, formatNumber, hasKey, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { nameElement, shownName, variantDescription, variantName } from "./matches.js";
-import { redrawAccount, setupAccount } from "./account.js";
+import { accountName, redrawAccount, setupAccount } from "./account.js";
 import { redrawOnline, setOnlineAccount, setOnlineVariants, setupOnline } from "./online.js";
 
 const TIMERS = [0, 15, 30, 60];
@@ -48,9 +48,18 @@ function message(error) {
 // Quick game.
 
 function playerName() {
+  if (accountName()) return ""; // the server seats an account under its own name
   const name = $("player-name").value.trim();
   storeName(name);
   return name;
+}
+
+/** A guest names themselves; an account plays under its name, which is shown instead. */
+function renderPlayingAs() {
+  const name = accountName();
+  $("guest-name").hidden = Boolean(name);
+  $("playing-as").hidden = !name;
+  $("playing-as").replaceChildren(name ? sentence("header_playing_as", { name: el("bdi", { text: name }) }) : "");
 }
 
 function enter(answer) {
@@ -631,12 +640,16 @@ function redraw() {
   renderRecords();
   redrawAccount();
   redrawOnline();
+  renderPlayingAs();
 }
 
 async function init() {
   setupLang(redraw);
   setupOnline();
-  setupAccount(setOnlineAccount);
+  setupAccount((name) => {
+    setOnlineAccount(name);
+    renderPlayingAs();
+  });
   $("player-name").value = storedName();
   $("player-name").addEventListener("change", playerName);
   $("quick").addEventListener("click", quickGame);

@@ -12,7 +12,8 @@ import { playSound, setSound, soundOn } from "./sound.js";
 import { receiveChat, renderChat, setupChat } from "./chat.js";
 import { leavingNotice, renderLeaving, setupLeaving } from "./leaving.js";
 
-const code = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
+// The table's code: from the page's address (/t/CODE), or as Basra TV gives it (tv.js).
+const code = document.body.dataset.tableCode || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 const narrowScreen = matchMedia("(max-width: 640px)"); // as the style sheet's small screens
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "end", "start"], 4: ["bottom", "end", "top", "start"] };
