@@ -15,6 +15,7 @@ per capability, each in its own module:
 ``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
 ``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
 ``store.reveals``    puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
+``store.learning``   the lessons each account has finished (:mod:`.learning`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -39,6 +40,7 @@ from .accounts import Accounts
 from .analysis import Analyses
 from .conduct import Conduct
 from .flags import Flags
+from .learning import Learning
 from .logins import Logins
 from .moderation import Moderation
 from .ratings import Ratings
@@ -120,6 +122,7 @@ class Store:
         self.conduct = Conduct(self.writer)
         self.logins = Logins(self.writer)
         self.reveals = Reveals(self.writer)
+        self.learning = Learning(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:
