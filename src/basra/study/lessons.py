@@ -372,5 +372,6 @@ def step_view(step: Step) -> dict[str, Any]:
         "moves": [{"move": o.move, "card": o.move.partition(":")[0], "captured": o.taken}
                   for o in outcomes(step)],
         "last_card": step.last_card,
+        "basra_points": state.rules.basra_points,
     }
 
