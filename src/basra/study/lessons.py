@@ -12,9 +12,9 @@ explanation comes from the real capture:
 >>> verdict = judge(step, "5S")
 >>> verdict.right, verdict.taken
 (True, ['5D'])
->>> wrong = judge(step, "9H")
+>>> wrong = judge(step, "8H")
 >>> wrong.right, wrong.why["key"], wrong.why["value"]
-(False, 'learn_why_trail_sum', 9)
+(False, 'learn_why_trail_sum', 8)
 
 ``goal`` says what makes the right move better than every other legal move: ``cards``
 (the most cards), ``basra`` (a basra, then cards), ``points`` (card and basra points),

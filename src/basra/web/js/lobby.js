@@ -98,6 +98,11 @@ function renderVariantList() {
   fillSelect($("variant"), variants.map((v) => [v.name, variantName(v.name)]), chosen);
   const variant = currentVariant();
   $("variant-description").textContent = variant ? variantDescription(variant.name, variant.description ?? "") : "";
+  if (variant) {
+    // the variant's rules page (/rules/NAME), from the same source as docs/rules.md
+    $("variant-description").append(" ", el("a", { href: `/rules/${encodeURIComponent(variant.name)}`,
+      class: "variant-rules", "data-testid": "variant-rules", text: t("rules") }));
+  }
 }
 
 function renderPlayerList() {
