@@ -128,3 +128,21 @@ def test_a_guests_progress_joins_the_account_and_stays_with_it(
     other.goto("/learn")
     expect(other.locator('li.finished a[data-lesson="basra"]')).to_have_count(1)
     expect(other.locator("li.finished")).to_have_count(1)
+
+
+@pytest.mark.parametrize("language", ["en", "ar", "fa"])
+def test_the_new_table_form_links_the_variants_rules(open_page: OpenPage, server: str,
+                                                     language: str, tmp_path: Path) -> None:
+    page = open_page()
+    page.set_viewport_size(PHONE)
+    page.context.add_cookies([{"name": "basra_lang", "value": language, "url": server}])
+    page.goto("/")
+    page.locator("#variant").select_option("pasur")
+    link = page.get_by_test_id("variant-rules")
+    expect(link).to_have_attribute("href", "/rules/pasur")
+    expect(link).to_have_text(text(language, "rulebook_read",
+                                   variant=text(language, "variant_pasur")))
+    link.click()
+    expect(page.get_by_test_id("rules-preset")).to_have_attribute("data-preset", "pasur")
+    expect(page.locator('tr[data-option="clubs_points"] td.rule-value')).to_have_text("7")
+    page.screenshot(path=str(tmp_path / f"rules-{language}-phone.png"), full_page=True)
