@@ -59,8 +59,15 @@ def _summary_text(rules: Rules) -> str:
 @cli.command()
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
-def variants(name: str | None, as_json: bool) -> None:
+@click.option("--markdown", "as_markdown", is_flag=True,
+              help="Print the options and presets tables of docs/rules.md (Markdown).")
+def variants(name: str | None, as_json: bool, as_markdown: bool) -> None:
     """List the rule presets, or every option of one preset."""
+    if as_markdown:
+        from basra.study.rulebook import markdown
+
+        click.echo(markdown(), nl=False)
+        return
     chosen = [preset(name)] if name else list(PRESETS.values())
     if as_json:
         click.echo(json.dumps(

@@ -31,6 +31,7 @@ from . import (
     accounts_api,
     analysis_api,
     health_api,
+    learn_api,
     moderation_api,
     pages,
     players_api,
@@ -116,7 +117,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api, moderation_api, sessions_api):
+                   analysis_api, moderation_api, sessions_api, learn_api):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -56,9 +56,11 @@ __all__ = [
     "ServerBusyError",
     "TableMovedError",
     "TooManyConnectionsError",
+    "UnknownLessonError",
     "UnknownSessionError",
     "UnknownTableError",
     "UnknownTokenError",
+    "UnknownVariantError",
     "UnrestoredTableError",
     "WrongPasswordError",
     "error_body",
@@ -201,6 +203,18 @@ class UnknownUserError(Refusal):
     """No player has the name."""
 
     code = "unknown_user"
+
+
+class UnknownLessonError(Refusal):
+    """No lesson (or no step of a lesson) has the id; no preset has the name."""
+
+    code = "unknown_lesson"
+
+
+class UnknownVariantError(Refusal):
+    """No preset of the rules (nor alias) has the name."""
+
+    code = "unknown_variant"
 
 
 class IllegalAnswerError(Refusal):
@@ -386,6 +400,8 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownPuzzleError: ErrorKind("unknown_puzzle", 404, 4404),
     UnknownUserError: ErrorKind("unknown_user", 404, 4404),
     NoPageError: ErrorKind("no_page", 404, 4404),
+    UnknownLessonError: ErrorKind("unknown_lesson", 404, 4404),
+    UnknownVariantError: ErrorKind("unknown_variant", 404, 4404),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
     ExpiredTableError: ErrorKind("expired", 410, 4410),

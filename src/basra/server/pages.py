@@ -42,6 +42,7 @@ from basra.i18n import choose_language, languages, phrase, text
 from basra.players.marks import MAX_MARKS
 
 from .errors import NoPageError
+from .rules_page import rules_context
 from .settings import CHAT_LIMIT
 
 __all__ = ["LANGUAGE_COOKIE", "NAVIGATION", "help_params", "lobby_params", "router", "web_root"]
@@ -269,7 +270,10 @@ async def learn_page(request: Request, lesson: str | None = None) -> Response:
 @router.get("/rules")
 @router.get("/rules/{preset}")
 async def rules_page(request: Request, preset: str | None = None) -> Response:
-    return render(request, "rules")
+    context, status = rules_context(preset)
+    response = render(request, "rules", "", **context)
+    response.status_code = status
+    return response
 
 
 @router.get("/watch")

@@ -16,6 +16,7 @@ per capability, each in its own module:
 ``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
 ``store.reveals``    puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
 ``store.streaks``    accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
+``store.learning``   the lessons each account has finished (:mod:`.learning`)
 ==================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -40,6 +41,7 @@ from .accounts import Accounts
 from .analysis import Analyses
 from .conduct import Conduct
 from .flags import Flags
+from .learning import Learning
 from .logins import Logins
 from .moderation import Moderation
 from .ratings import Ratings
@@ -123,6 +125,7 @@ class Store:
         self.logins = Logins(self.writer)
         self.reveals = Reveals(self.writer)
         self.streaks = Streaks(self.writer)
+        self.learning = Learning(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

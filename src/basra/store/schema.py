@@ -59,6 +59,7 @@ __all__ = [
     "audit_table",
     "blocks_table",
     "flags_table",
+    "lessons_table",
     "login_address_failures_table",
     "login_failures_table",
     "meta_table",
@@ -428,6 +429,15 @@ audit_table = Table(
 to whom (the name at the time), why, and what more it changed (JSON)."""
 
 # learning (migration 0012)
+
+lessons_table = Table(
+    "basra_lessons", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("lesson", String(32), primary_key=True),
+    Column("finished_at", BigInteger, nullable=False),
+)
+"""A lesson of ``/learn`` an account has finished (``basra.study.lessons``), and when
+(Unix milliseconds)."""
 
 # puzzle streaks (migration 0013)
 

@@ -107,6 +107,15 @@ function renderVariantList() {
   fillSelect($("variant"), variants.map((v) => [v.name, variantName(v.name)]), chosen);
   const variant = currentVariant();
   $("variant-description").textContent = variant ? variantDescription(variant.name, variant.description ?? "") : "";
+  // the variant's rules page (/rules/NAME), from the same source as docs/rules.md
+  let rulesLink = $("variant-rules");
+  if (!rulesLink) {
+    rulesLink = el("a", { id: "variant-rules", class: "variant-rules hint", "data-testid": "variant-rules" });
+    $("variant-description").after(rulesLink);
+  }
+  rulesLink.hidden = !variant;
+  rulesLink.href = variant ? `/rules/${encodeURIComponent(variant.name)}` : "/rules";
+  rulesLink.textContent = t("rulebook_read", { variant: variant ? variantName(variant.name) : "" });
 }
 
 function renderPlayerList() {
