@@ -19,6 +19,7 @@ from basra.i18n import (
     plural_keys,
     text,
 )
+from basra.server.errors import ERRORS
 
 PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 """The plural categories of Unicode's plural rules (what ``Intl.PluralRules`` answers)."""
@@ -81,6 +82,15 @@ def test_right_to_left_languages_write_their_own_digits() -> None:
     assert (text("ar", "language_dir"), text("ar", "number_system")) == ("rtl", "arab")
     assert (text("fa", "language_dir"), text("fa", "number_system")) == ("rtl", "arabext")
     assert (text("en", "language_dir"), text("en", "number_system")) == ("ltr", "latn")
+
+
+def test_every_error_code_has_a_text_in_every_catalog() -> None:
+    codes = {getattr(kind_type, "code", kind.code) for kind_type, kind in ERRORS.items()}
+    families = {"account", "refused"}  # base kinds: every error raised has its own code
+    for language in languages():
+        missing = sorted(code for code in codes - families
+                         if f"error.{code}" not in catalog(language))
+        assert missing == [], language
 
 
 def test_error_codes_have_texts() -> None:

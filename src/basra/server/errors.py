@@ -60,7 +60,6 @@ __all__ = [
     "UnknownSessionError",
     "UnknownTableError",
     "UnknownTokenError",
-    "UnknownVariantError",
     "UnrestoredTableError",
     "WrongPasswordError",
     "error_body",
@@ -206,15 +205,9 @@ class UnknownUserError(Refusal):
 
 
 class UnknownLessonError(Refusal):
-    """No lesson (or no step of a lesson) has the id; no preset has the name."""
+    """No lesson (or no step of a lesson) has the id."""
 
     code = "unknown_lesson"
-
-
-class UnknownVariantError(Refusal):
-    """No preset of the rules (nor alias) has the name."""
-
-    code = "unknown_variant"
 
 
 class IllegalAnswerError(Refusal):
@@ -401,7 +394,6 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownUserError: ErrorKind("unknown_user", 404, 4404),
     NoPageError: ErrorKind("no_page", 404, 4404),
     UnknownLessonError: ErrorKind("unknown_lesson", 404, 4404),
-    UnknownVariantError: ErrorKind("unknown_variant", 404, 4404),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
     ExpiredTableError: ErrorKind("expired", 410, 4410),
