@@ -228,7 +228,7 @@ def test_the_hints_have_their_own_place_and_say_what_their_points_mean(
         assert box_of(page.get_by_test_id("floor")) == floor_before, "the hints moved the floor"
     size = page.viewport_size
     assert size is not None
-    assert 0 <= hints["y"] and hints["y"] + hints["height"] <= size["height"], \
+    assert hints["y"] >= 0 and hints["y"] + hints["height"] <= size["height"], \
         f"the hint panel at {hints} is not in view"
     expect_clear("the Chat button", box_of(page.locator("#chat-toggle")), card)
 
@@ -263,9 +263,10 @@ def test_on_a_phone_the_chat_button_covers_no_card_of_the_hand(
     assert cards.count() == 4
     button = box_of(chat)
     for card in cards.all():  # every card, as it is and lifted under the pointer
-        assert not overlaps(button, box_of(card)), f"the Chat button covers {card.get_attribute('data-card')}"
+        code = card.get_attribute("data-card")
+        assert not overlaps(button, box_of(card)), f"the Chat button covers {code}"
         card.hover()
-        assert not overlaps(button, box_of(card)), f"the Chat button covers {card.get_attribute('data-card')} lifted"
+        assert not overlaps(button, box_of(card)), f"the Chat button covers {code}, lifted"
     shoot(page, tmp_path, f"phone-chat-{lang}")
 
 
