@@ -318,16 +318,32 @@ def a_basra_by(state: dict[str, Any], seat: int) -> dict[str, Any]:
 
 SAMPLE_FLOOR = """() => {
   window.floorSamples = [];
+  window.crossings = [];
   const floor = document.getElementById("floor");
+  const labels = [...document.querySelectorAll("#turn, #hint-button, .coach-toggle")]
+    .filter(label => label.checkVisibility());
   const sample = () => {
-    window.floorSamples.push([floor.querySelectorAll(".ghost").length,
-                              getComputedStyle(floor, "::after").content]);
+    const ghosts = [...floor.querySelectorAll(".ghost")];
+    window.floorSamples.push([ghosts.length, getComputedStyle(floor, "::after").content]);
+    for (const ghost of ghosts) {
+      ghost.style.pointerEvents = "auto"; // (they let the pointer through: here they may be hit)
+      const a = ghost.getBoundingClientRect();
+      for (const label of labels) {
+        const b = label.getBoundingClientRect();
+        const left = Math.max(a.left, b.left), right = Math.min(a.right, b.right);
+        const top = Math.max(a.top, b.top), bottom = Math.min(a.bottom, b.bottom);
+        if (right - left < 2 || bottom - top < 2) continue;
+        const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+        window.crossings.push([label.id || label.className, Boolean(hit?.closest(".ghost"))]);
+      }
+    }
     if (window.floorSamples.length < 150) requestAnimationFrame(sample);
   };
   requestAnimationFrame(sample);
 }"""
 """Samples, each frame for a while, the cards still flying off the floor and what the
-floor says of itself ("none" while it says nothing)."""
+floor says of itself ("none" while it says nothing); and where a flying card crosses
+"Your turn", Hint or Coach, which of the two is drawn on top."""
 
 CHARACTER_XS = """cards => cards.map(card => {
   const text = card.firstChild;
@@ -350,7 +366,7 @@ CHARACTER_XS = """cards => cards.map(card => {
     pytest.param(VIEWPORT, "en", id="desktop-en"),
     pytest.param(PHONE, "ar", id="phone-ar"),
 ])
-def test_a_basra_is_announced_in_words_the_floor_empties_after_the_flight_and_jacks_read_j_first(
+def test_a_basra_is_announced_in_words_flies_under_the_labels_and_jacks_read_j_first(
         pages: Opener, server: str, tmp_path: Path, viewport: ViewportSize, lang: str) -> None:
     page, sockets, states = routed_page(pages, server, viewport, lang)
     open_new_table(page)
@@ -377,6 +393,11 @@ def test_a_basra_is_announced_in_words_the_floor_empties_after_the_flight_and_ja
         f"the floor said it was empty while cards were still on it: {set(flying)}"
     assert samples[-1] == [0, json.dumps(text(lang, "empty_floor"), ensure_ascii=False)], \
         samples[-1]
+    # Flying up to the computer's pile, the cards pass under "Your turn", Hint and Coach.
+    crossings: list[list[Any]] = page.evaluate("window.crossings")
+    assert crossings, "no card flew across the turn's line"
+    over = {label for label, ghost_on_top in crossings if ghost_on_top}
+    assert not over, f"flying cards were drawn over {over}"
 
     # Right to left too, J♣ (last capture) and J♠ (put back in the stock) read J first:
     # the J is drawn left of its suit, as 7♦ and A♣ are.
