@@ -73,10 +73,12 @@ def new_page(pages: Opener, server: str, viewport: ViewportSize, lang: str) -> P
     return page
 
 
-def open_new_table(page: Page) -> dict[str, Any]:
-    """A table of the page's player against the expert, opened; the API's answer."""
-    created: dict[str, Any] = page.evaluate(
-        CREATE_TABLE, {"name": "Amira", "rules": {"target": 1}, "seats": [HUMAN, EXPERT]})
+def open_new_table(page: Page, players: int = 2) -> dict[str, Any]:
+    """A table of the page's player against the expert (partners at four), opened; the
+    API's answer."""
+    body = {"name": "Amira", "rules": {"target": 1}, "players": players,
+            "partnership": players == 4, "seats": [HUMAN] + [EXPERT] * (players - 1)}
+    created: dict[str, Any] = page.evaluate(CREATE_TABLE, body)
     assert "code" in created, created
     page.goto(created["url"])
     expect(page.locator("body")).to_have_attribute("data-status", "playing")
@@ -158,19 +160,22 @@ def shoot(page: Page, folder: Path, name: str) -> None:
 # The hints.
 
 HINT_CASES = [
-    pytest.param(VIEWPORT, "en", id="desktop-en"),
-    pytest.param(VIEWPORT, "ar", id="desktop-ar"),
-    pytest.param(VIEWPORT, "fa", id="desktop-fa"),
-    pytest.param(PHONE, "en", id="phone-en"),
-    pytest.param(PHONE, "ar", id="phone-ar"),
+    pytest.param(VIEWPORT, "en", 2, id="desktop-en"),
+    pytest.param(VIEWPORT, "ar", 2, id="desktop-ar"),
+    pytest.param(VIEWPORT, "fa", 2, id="desktop-fa"),
+    pytest.param(PHONE, "en", 2, id="phone-en"),
+    pytest.param(PHONE, "ar", 2, id="phone-ar"),
+    pytest.param(VIEWPORT, "en", 4, id="desktop-en-4"),
+    pytest.param(PHONE, "ar", 4, id="phone-ar-4"),
 ]
 
 
-@pytest.mark.parametrize(("viewport", "lang"), HINT_CASES)
+@pytest.mark.parametrize(("viewport", "lang", "players"), HINT_CASES)
 def test_the_hints_have_their_own_place_and_say_what_their_points_mean(
-        pages: Opener, server: str, tmp_path: Path, viewport: ViewportSize, lang: str) -> None:
+        pages: Opener, server: str, tmp_path: Path, viewport: ViewportSize, lang: str,
+        players: int) -> None:
     page = new_page(pages, server, viewport, lang)
-    created = open_new_table(page)
+    created = open_new_table(page, players)
     for _ in range(2):  # a turn into the deal: the piles and last captures have something
         assert next_event(page) == "turn"
         play_a_card(page)
@@ -214,8 +219,11 @@ def test_the_hints_have_their_own_place_and_say_what_their_points_mean(
 
     # Its own place: over no seat, no card, not the middle of the table; the middle
     # stays where it was (at a desk) and "Your turn" and the last play clear the seats.
-    shoot(page, tmp_path, f"hints-{lang}")
+    shoot(page, tmp_path, f"hints-{lang}-{players}")
     hints = box_of(card)
+    felt = box_of(page.locator("#felt"))
+    assert felt["x"] <= hints["x"] and hints["x"] + hints["width"] <= felt["x"] + felt["width"], \
+        f"the hint panel at {hints} sticks out of the table at {felt}"
     seat_labels = page.locator("#felt .plate, #felt .tray-name, #felt .backs-row, "
                                "#felt .pile, #felt .last-capture")
     expect_clear("the hint panel", hints, seat_labels)
