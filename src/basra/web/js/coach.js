@@ -47,7 +47,7 @@ const ONE_DECIMAL = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
 
 /** A move's value as the panel writes it: "+3.2 points", "−1.5 points", "0.0 points". */
 export function hintValue(value) {
-  const tenths = Math.round(value * 10);
+  const tenths = Math.sign(value) * Math.round(Math.abs(value) * 10); // -13.55 is −13.6
   const key = tenths > 0 ? "hint_gain" : tenths < 0 ? "hint_loss" : "hint_even";
   return t(key, { n: Math.abs(tenths) / 10 }, ONE_DECIMAL);
 }
@@ -62,8 +62,8 @@ function hintHead() {
 function hintList(found) {
   const best = found.moves[0]?.value;
   return el("ol", { class: "hint-moves" }, ...found.moves.map((m) => {
-    const tenths = Math.round(m.value * 10);
-    const sign = tenths > 0 ? "gain" : tenths < 0 ? "loss" : "even";
+    const tenths = Math.round(Math.abs(m.value) * 10);
+    const sign = !tenths ? "even" : m.value > 0 ? "gain" : "loss";
     return el("li", { "data-move": m.move, "data-value": String(m.value), class: m.value === best ? "best" : "" },
       el("span", { class: "hint-move" }, moveWords(m.move)),
       el("span", { class: `hint-value ${sign}` }, hintValue(m.value)));
