@@ -53,7 +53,7 @@ TEXT = {
                       "Basra to change it.",
         "title": "Pasur · 2 players", "title_3": "Pasur · 3 players",
         "surs": "Surs", "sur_points": "Sur points", "clubs": "Clubs", "cancelled": "Cancelled",
-        "sur": "Sur!", "sur_by": "Sur! {name}", "layla": "Layla",
+        "sur": "Sur!", "sur_by": "{name} makes a sur!", "layla": "Layla",
         "sits_out": "sits out", "your_turn": "Your turn",
         "you_sit_out": "You sit out this deal: only the tied players play it.",
         "split": "Left on the floor at the end, shared out one card at a time: 5 of "
@@ -73,7 +73,7 @@ TEXT = {
                       "لعبة الباصرة لتغييرها.",
         "title": "باسور · لاعبان", "title_3": "باسور · ٣ لاعبين",
         "surs": "سور", "sur_points": "نقاط السور", "clubs": "السباتي", "cancelled": "الملغى",
-        "sur": "سور!", "sur_by": "سور! {name}", "layla": "ليلى",
+        "sur": "سور!", "sur_by": "سور من {name}!", "layla": "ليلى",
         "sits_out": "خارج التوزيعة", "your_turn": "دورك",
         "you_sit_out": "أنت خارج هذه التوزيعة: يلعبها المتعادلون فقط.",
         "split": "الباقي على الأرض في النهاية قُسِّم ورقة ورقة: ٥ ديناري، ٣ كبة إلى ليلى؛ "
@@ -95,7 +95,7 @@ TEXT = {
                       "برای عوض کردنش بازی باصره را انتخاب کنید.",
         "title": "پاسور · دو نفر", "title_3": "پاسور · ۳ نفر",
         "surs": "سورها", "sur_points": "امتیاز سور", "clubs": "گشنیز",
-        "cancelled": "خنثی\u200cشده", "sur": "سور!", "sur_by": "سور! {name}",
+        "cancelled": "خنثی\u200cشده", "sur": "سور!", "sur_by": "{name} سور زد!",
         "layla": "لیلا", "sits_out": "بیرون از دست", "your_turn": "نوبت شماست",
         "you_sit_out": "شما در این دست بازی نمی\u200cکنید: فقط بازیکنان مساوی بازی "
                        "می\u200cکنند.",

@@ -169,11 +169,16 @@ export function backElement(className = "") {
   return el;
 }
 
-/** A small inline card for text ("9♥"), named by the card. */
+/**
+ * A small inline card for text ("9♥"), named by the card: the one helper that writes a
+ * card's rank and suit into a sentence. Its own left-to-right island (dir="ltr" isolates
+ * it), so that in Arabic and Persian "J♠" never reads "♠J".
+ */
 export function miniCard(code) {
   const [rank, suit] = splitCard(code);
   const el = document.createElement("span");
   el.className = `mini-card ${suit === "H" || suit === "D" ? "red" : "black"}`;
+  el.dir = "ltr";
   el.dataset.code = code;
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(code));

@@ -158,7 +158,19 @@ function isRated() {
 function showTitle(table) {
   const title = table ? tableTitle(table) : "";
   $("table-title").textContent = title;
-  document.title = title ? `${title} · ${t("basra")}` : t("basra");
+  const news = tabNews();
+  document.title = [news, title, t("basra")].filter(Boolean).join(" · ");
+}
+
+/** What the browser's tab says before the table's name: "Your turn", the result, or nothing. */
+function tabNews() {
+  const result = state?.result;
+  if (result) {
+    if (result.winner === null || result.winner === undefined) return t("draw");
+    if (mySeat() === null) return winnerTitle(result.winner);
+    return t(result.winner === state.you.side ? "you_won" : "you_lost");
+  }
+  return state && myTurn() ? t("your_turn") : "";
 }
 
 function positionOf(seat) {
@@ -740,7 +752,7 @@ function playEffects() {
   const play = state.last_play;
   let text = playText(play, false);
   if (play.basra) {
-    banner(word("basra_by", { name: play.seat === mySeat() ? t("you") : seatName(play.seat) }), "basra");
+    banner(play.seat === mySeat() ? word("look_basra_you") : word("basra_by", { name: seatName(play.seat) }), "basra");
     text += `. ${word("basra_toast")}`;
   }
   announce(text);
