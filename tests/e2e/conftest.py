@@ -1,8 +1,10 @@
 """Fixtures of the browser tests: the real server in a subprocess, and Chromium.
 
 ``basra serve`` runs as a child process on a free port and a fresh SQLite file, with
-fast computer players (``--bot-delay 0.05``) and no takeover during a test
-(``--away-after 600``). The browser is the system's Chromium (Debian's ``chromium``
+fast computer players (``--bot-delay 0.05``), no takeover during a test
+(``--away-after 600``) and the per-address limits on new tables, seats and sockets lifted:
+every browser test comes from 127.0.0.1, and the limits have tests of their own
+(``tests/web/test_limits.py``). The browser is the system's Chromium (Debian's ``chromium``
 package, or ``$BASRA_CHROMIUM``), driven by Playwright's sync API; Playwright never
 downloads a browser here.
 
@@ -40,7 +42,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL (``http://127.0.0.1:PORT``) of a ``basra serve`` child process."""
     folder = tmp_path_factory.mktemp("e2e")
     with Server(sqlite_url(folder / "e2e.db"), folder,
-                "--bot-delay", "0.05", "--away-after", "600") as served:
+                "--bot-delay", "0.05", "--away-after", "600",
+                "--create-limit", "1000/minute;10000/day", "--join-limit", "1000/minute",
+                "--socket-limit", "1000/minute") as served:
         served.wait()
         yield served.base
 
