@@ -211,9 +211,9 @@ def replay(record: dict[str, Any]) -> Match:
         raise RecordError("the record has no deals")
     first_dealer = _get(deals[0], "dealer", int, "deal 1")
     if not 0 <= first_dealer < rules.players:
-        error = RecordError(f"deal 1: dealer {first_dealer} is not a seat")
-        error.deal = 1
-        raise error
+        not_a_seat = RecordError(f"deal 1: dealer {first_dealer} is not a seat")
+        not_a_seat.deal = 1
+        raise not_a_seat
     match = Match(rules, seed, variant=str(variant), first_dealer=first_dealer, auto_deal=False)
     for index, deal in enumerate(deals, 1):
         try:

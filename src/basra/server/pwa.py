@@ -90,11 +90,12 @@ def shell(root: Path) -> list[str]:
     """The static files the worker keeps as soon as it is installed: what the offline
     page needs (its scripts and style sheets), every catalog, the icons."""
     offline = PAGES["offline"]
-    files = [f"js/{name}" for name in _scripts(root, offline.script)]
-    files += [f"js/{name}" for name in _scripts(root, "service_worker") if f"js/{name}" not in files]
+    scripts = sorted({*_scripts(root, offline.script), *_scripts(root, "service_worker")})
+    files = [f"js/{name}" for name in scripts]
     files += [f"css/{sheet}.css" for sheet in (*BASE_STYLES, *offline.styles)]
     files += [f"i18n/{path.name}" for path in sorted((root / "i18n").glob("*.json"))]
-    files += ["favicon.svg", *(f"icons/{path.name}" for path in sorted((root / "icons").glob("*.png")))]
+    files += ["favicon.svg"]
+    files += [f"icons/{path.name}" for path in sorted((root / "icons").glob("*.png"))]
     return [f"/static/{name}" for name in files if (root / name).is_file()]
 
 
