@@ -5,6 +5,7 @@ refused with what the replay page needs to say why."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -93,6 +94,16 @@ def test_every_page_links_the_manifest_the_ios_icon_and_the_worker(web: Any) -> 
     response = web.http.get(touch[1])
     assert response.headers["content-type"] == "image/png"
     assert png_size(response.content) == (180, 180)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_the_help_page_says_how_to_install_the_app(web: Any, language: str) -> None:
+    web.http.cookies.set(LANGUAGE_COOKIE, language)
+    page = web.http.get("/help").text
+    section = re.search(r'<section class="panel" id="app".*?</section>', page, re.S)
+    assert section is not None
+    for key in ("app_help_title", "app_help_install", "app_help_offline"):
+        assert f'data-i18n="{key}">{phrase(language, key)}<' in html.unescape(section[0]), key
 
 
 def test_the_worker_is_served_from_the_root_uncached_with_the_static_version(web: Any) -> None:

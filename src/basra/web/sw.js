@@ -109,7 +109,7 @@ self.addEventListener("message", (event) => {
     const cacheName = isStatic ? STATIC : PAGES;
     if (isStatic && (behind || await caches.match(url.href, { cacheName }))) return;
     try {
-      await keep(cacheName, url.href, await fetch(url.href));
+      await keep(cacheName, url.href, await fetch(url.href, { cache: "no-cache" }));
     } catch {
       // (offline again: kept another time)
     }
