@@ -1,7 +1,7 @@
 // The offline page (/offline): what the service worker (sw.js) shows for a page it has not
 // kept when the network is gone. It lists the pages kept on this device (the worker's
 // "basra-pages" cache), each named by its title in the page's language, and tries again
-// when asked or when the network comes back.
+// when asked.
 
 import { $, el } from "./dom.js";
 import { setupLang, t } from "./i18n.js";
@@ -40,7 +40,6 @@ function render() {
 
 setupLang(render);
 $("retry").addEventListener("click", () => location.reload());
-window.addEventListener("online", () => location.reload());
 kept = await keptPages().catch(() => []);
 render();
 document.body.dataset.ready = "true";
