@@ -230,12 +230,16 @@ def test_the_replay_steps_fit_one_row_on_a_phone(
     shot(page, "steps")
 
 
-def test_the_replay_steps_keep_their_words_on_a_desk(visit: Visit) -> None:
-    page = visit()
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_replay_steps_keep_their_words_on_a_desk(
+        visit: Visit, shot: Callable[..., None], language: str) -> None:
+    page = visit(language)
     page.goto("/replay")
     upload(page, json.dumps(a_record()).encode())
-    expect(page.locator("#next")).to_have_text("Next")
+    for step in ("first", "previous", "next", "last"):
+        expect(page.locator(f"#{step}")).to_have_text(phrase(language, step))
     expect(page.locator(".keys-hint")).to_be_visible()
+    shot(page, "steps")
 
 
 @pytest.mark.parametrize("language", ["en", "ar", "fa"])
