@@ -41,7 +41,23 @@ _SCORE_KEYS = ("cards", "basras", "majority", "card_points", "basra_points", "to
 
 
 class RecordError(ValueError):
-    """A record that is malformed or breaks the rules; the message says where and why."""
+    """A record that is malformed or breaks the rules; the message says where and why.
+
+    ``problem`` says what kind of problem it is, for a reader who words it otherwise (a
+    page in another language): ``not_json`` (the text is not JSON), ``not_record`` (JSON,
+    but no basra record), ``version`` (a basra record of a format this code does not read:
+    ``version`` holds the format given), or ``invalid`` (a record of this format that is
+    malformed or breaks the rules); ``deal`` and ``play`` (counted from 1) say where, when
+    the problem is in one.
+    """
+
+    def __init__(self, message: str, problem: str = "invalid", *,
+                 version: str | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.version = version
+        self.deal: int | None = None
+        self.play: int | None = None
 
 
 class Player(NamedTuple):
@@ -124,11 +140,11 @@ def loads(text: str) -> dict[str, Any]:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"not valid JSON: {error}") from None
+        raise RecordError(f"not valid JSON: {error}", "not_json") from None
     except RecursionError:
-        raise RecordError("not a record: JSON nested too deeply") from None
+        raise RecordError("not a record: JSON nested too deeply", "not_record") from None
     if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError("a record must be a JSON object", "not_record")
     return record
 
 
@@ -171,9 +187,14 @@ def replay(record: dict[str, Any]) -> Match:
     Raises :class:`RecordError` at the first thing that breaks the format or the rules.
     """
     if not isinstance(record, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}",
+                          "not_record")
+    given = record.get("format")
+    if given != FORMAT:
+        message = f"format must be {FORMAT!r}, not {given!r}"
+        if isinstance(given, str) and given.startswith(FORMAT.split("/")[0] + "/"):
+            raise RecordError(message, "version", version=given[:40])
+        raise RecordError(message, "not_record")
     try:
         rules = Rules.from_dict(_get(record, "rules", dict, "record"))
     except RulesError as error:
@@ -192,13 +213,19 @@ def replay(record: dict[str, Any]) -> Match:
         raise RecordError("the record has no deals")
     first_dealer = _get(deals[0], "dealer", int, "deal 1")
     if not 0 <= first_dealer < rules.players:
-        raise RecordError(f"deal 1: dealer {first_dealer} is not a seat")
+        not_a_seat = RecordError(f"deal 1: dealer {first_dealer} is not a seat")
+        not_a_seat.deal = 1
+        raise not_a_seat
     match = Match(rules, seed, variant=str(variant), first_dealer=first_dealer, auto_deal=False)
     result = record.get("result")
     resigned = _resigned(result, rules.sides)
     match.resigned = list(resigned)
     for index, deal in enumerate(deals, 1):
-        _replay_deal(match, deal, index, is_last=index == len(deals))
+        try:
+            _replay_deal(match, deal, index, is_last=index == len(deals))
+        except RecordError as error:
+            error.deal = index
+            raise
     if result is None:
         if match.is_over:
             raise RecordError("the match is over but the record has no result")
@@ -253,23 +280,11 @@ def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
         raise RecordError(f"{where}: {error}") from None
     plays = _get(deal, "plays", list, where)
     for number, entry in enumerate(plays, 1):
-        here = f"{where}, play {number}"
-        if not match.deal_in_progress:
-            raise RecordError(f"{here}: every card of the deal has been played already")
-        seat = _get(entry, "seat", int, here)
-        state = match.state
-        if seat != state.to_play:
-            raise RecordError(f"{here}: seat {seat} played, but it is seat {state.to_play}'s turn")
-        card = _cards([_get(entry, "card", str, here)], here)[0]
-        captured = _mask(_cards(_get(entry, "captured", list, here), here), here)
-        basra = _get(entry, "basra", bool, here)
         try:
-            made = match.play(make_move(card, captured))
-        except ValueError as error:
-            raise RecordError(f"{here}: {error}") from None
-        if made.basra != basra:
-            says = "a basra" if basra else "no basra"
-            raise RecordError(f"{here}: the record says {says}, the rules say otherwise")
+            _replay_play(match, entry, f"{where}, play {number}")
+        except RecordError as error:
+            error.play = number
+            raise
     history = match.deals[-1]
     if history.score is None:
         if not is_last or "score" in deal:
@@ -277,6 +292,25 @@ def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
         return
     _check_leftover(deal, history, where)
     _check_score(_get(deal, "score", dict, where), history.score, where)
+
+
+def _replay_play(match: Match, entry: Any, here: str) -> None:
+    if not match.deal_in_progress:
+        raise RecordError(f"{here}: every card of the deal has been played already")
+    seat = _get(entry, "seat", int, here)
+    state = match.state
+    if seat != state.to_play:
+        raise RecordError(f"{here}: seat {seat} played, but it is seat {state.to_play}'s turn")
+    card = _cards([_get(entry, "card", str, here)], here)[0]
+    captured = _mask(_cards(_get(entry, "captured", list, here), here), here)
+    basra = _get(entry, "basra", bool, here)
+    try:
+        made = match.play(make_move(card, captured))
+    except ValueError as error:
+        raise RecordError(f"{here}: {error}") from None
+    if made.basra != basra:
+        says = "a basra" if basra else "no basra"
+        raise RecordError(f"{here}: the record says {says}, the rules say otherwise")
 
 
 def _check_leftover(deal: Any, history: DealHistory, where: str) -> None:

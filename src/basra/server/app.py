@@ -4,6 +4,7 @@
 per capability and answers every error from the one table of :mod:`.errors`:
 
     pages.py          the HTML pages
+    pwa.py            the web app manifest and the service worker
     tables_api.py     tables, seats and the table and seek sockets
     records_api.py    records and replays
     accounts_api.py   sign up, log in, log out, who is logged in
@@ -35,6 +36,7 @@ from . import (
     moderation_api,
     pages,
     players_api,
+    pwa,
     records_api,
     sessions_api,
     tables_api,
@@ -116,8 +118,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
+    app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api, moderation_api, sessions_api, learn_api):
+                   analysis_api, moderation_api, sessions_api, learn_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

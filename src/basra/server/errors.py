@@ -66,6 +66,7 @@ __all__ = [
     "error_response",
     "http_error_response",
     "kind_of",
+    "record_params",
     "refusal_of",
 ]
 
@@ -175,7 +176,8 @@ class BadRequestError(Refusal):
 
 
 class BadRecordError(Refusal):
-    """An uploaded record that is not UTF-8 text."""
+    """An uploaded record that is not UTF-8 text (``params``: ``problem`` is
+    ``not_text``), or is too big (``too_big``, with ``size`` and ``most`` in bytes)."""
 
     code = "bad_record"
 
@@ -462,7 +464,21 @@ def _params(error: BaseException) -> dict[str, Any]:
         return dict(error.params)
     if isinstance(error, WeakPasswordError):
         return {"hint": error.hint}
+    if isinstance(error, RecordError):
+        return record_params(error)
     return {}
+
+
+def record_params(error: RecordError) -> dict[str, Any]:
+    """What a page needs to word a bad record in its language: the ``problem``
+    (``not_json``, ``not_record``, ``version``, ``invalid``), and where known the
+    ``deal`` and ``play`` it is in or the ``version`` (format) the record gave.
+
+    >>> record_params(RecordError("format must be ...", "version", version="basra-record/2"))
+    {'problem': 'version', 'version': 'basra-record/2'}
+    """
+    where = {"version": error.version, "deal": error.deal, "play": error.play}
+    return {"problem": error.problem, **{k: v for k, v in where.items() if v is not None}}
 
 
 @dataclass(frozen=True)

@@ -208,6 +208,7 @@ def render(request: Request, name: str, current: str = "",
                                            {**_context(language, page, current), **extra})
     response.headers["Content-Language"] = language
     response.headers["Vary"] = "Cookie, Accept-Language"
+    response.headers["X-Basra-Static"] = getattr(request.app.state, "static_version", "")
     return response
 
 

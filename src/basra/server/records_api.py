@@ -72,9 +72,9 @@ async def replay_upload(request: Request) -> Response:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BadRecordError(f"record of {len(raw)} bytes; at most {MAX_BODY}",
-                             size=len(raw), most=MAX_BODY)
+                             problem="too_big", size=len(raw), most=MAX_BODY)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadRecordError("the record is not UTF-8 text") from None
+        raise BadRecordError("the record is not UTF-8 text", problem="not_text") from None
     return JSONResponse(replay_frames(loads(text)))

@@ -4,7 +4,7 @@ import { $, el } from "./dom.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
-import { familyKey, formatNumber, setupLang, t } from "./i18n.js";
+import { familyKey, formatNumber, hasKey, setupLang, t } from "./i18n.js";
 import { shownName, variantName } from "./matches.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { renderAnalysisFrame, setupAnalysis } from "./analysis_view.js";
@@ -176,6 +176,24 @@ function render() {
   renderAnalysisFrame(index);
 }
 
+/**
+ * Why an uploaded file was refused, in the page's language: by the problem the server
+ * names (params.problem of a bad_record: not_text, not_json, not_record, version, invalid,
+ * too_big) and where it is (params.deal, params.play); a body over the server's cap
+ * (body_too_large) is too big; any other refusal as api.js words it.
+ */
+function uploadError(error) {
+  const params = error.params ?? {};
+  if (error.code === "body_too_large" || params.problem === "too_big") {
+    return t("upload_too_big", { kb: Math.floor(Number(params.most) / 1000) });
+  }
+  if (error.code !== "bad_record" || !hasKey(`upload_${params.problem}`)) return error.message;
+  if (params.problem === "invalid" && params.deal) {
+    return t(params.play ? "upload_invalid_play" : "upload_invalid_deal", params);
+  }
+  return t(`upload_${params.problem}`, params);
+}
+
 async function upload(event) {
   event.preventDefault();
   showError("");
@@ -184,7 +202,7 @@ async function upload(event) {
   try {
     load(await postJSON("/api/replay", await file.text()));
   } catch (error) {
-    showError(error.message);
+    showError(uploadError(error));
   }
 }
 
