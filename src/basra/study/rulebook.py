@@ -65,12 +65,31 @@ def option_rows(name: str, players: int | None = None) -> list[dict[str, Any]]:
             for group, names in OPTION_GROUPS.items() for option in names]
 
 
+def listed(numbers: Any) -> Any:
+    """Numbers as a text's param that each language writes in its own digits and commas:
+    ``{"key": "rulebook_and", "first": ..., "second": ...}`` nested (a lone number as is).
+
+    >>> listed([2, 3, 4])
+    {'key': 'rulebook_and', 'first': {'key': 'rulebook_and', 'first': 2, 'second': 3}, \
+'second': 4}
+    """
+    items = list(numbers)
+    if not items:
+        return ""
+    joined: Any = items[0]
+    for item in items[1:]:
+        joined = {"key": "rulebook_and", "first": joined, "second": item}
+    return joined
+
+
 def preset_summary(found: Preset) -> dict[str, Any]:
     """A preset as the rules page lists it: its name, aliases, family, player counts,
     which of them play in partnerships, and its name and description keys."""
     return {"name": found.name, "aliases": list(found.aliases),
             "family": found.rules.family, "players": list(found.players),
             "partnership_players": list(found.partnership_players),
+            "counts": listed(found.players),
+            "partner_counts": listed(found.partnership_players),
             "title": f"variant_{found.name}", "description": f"variant_{found.name}_desc"}
 
 
