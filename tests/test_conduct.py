@@ -100,7 +100,7 @@ def test_gone_before_a_first_play_aborts_the_match_for_everyone() -> None:
     assert (table.unrated, table.aborted_by, table.forfeits) == ("aborted", 1, [])
     assert table.leave(0) is None  # nothing is at stake any more
     assert table.conduct() == {"match": 1, "forfeits": [], "aborted_by": 1,
-                               "unrated": "aborted"}
+                               "unrated": "aborted", "resigned": [], "aborted": None}
 
 
 def test_gone_after_a_first_play_forfeits_and_only_one_side_of_two_does() -> None:

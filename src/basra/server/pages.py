@@ -17,7 +17,7 @@ URL            template            scripts and styles
 /learn[/id]    learn.html          learn.js; table.css, learn.css
 /rules[/name]  rules.html          rules_page.js; info.css, rules.css
 /watch         watch.html          watch.js; info.css, watch.css
-/tv            tv.html             tv.js, table.js; table.css, watch.css
+/tv            tv.html             tv.js, table.js; table.css, leaving.css, watch.css
 /offline       offline.html        offline.js; info.css
 =============  ==================  =========================================
 
@@ -83,7 +83,7 @@ PAGES = {
     "learn": Page("learn.html", "learn", ("table", "learn"), "learn"),
     "rules": Page("rules.html", "rules_page", ("info", "rules"), "rules"),
     "watch": Page("watch.html", "watch", ("info", "watch"), "nav_watch"),
-    "tv": Page("tv.html", "tv", ("table", "watch"), "tv"),
+    "tv": Page("tv.html", "tv", ("table", "leaving", "watch"), "tv"),
     "offline": Page("offline.html", "offline", ("info",), "offline_title"),
 }
 
