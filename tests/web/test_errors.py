@@ -18,10 +18,10 @@ BODY_FIELDS = {
     "/api/tables/{code}/join": {"name", "seat"},
     "/api/signup": {"name", "password"},
     "/api/login": {"name", "password"},
-    "/api/puzzles/{puzzle_id}/answer": {"move"},
+    "/api/puzzles/{puzzle_id}/answer": {"move", "streak"},
 }
 """The routes whose body is a JSON object, and its fields."""
-NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis"}
+NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis", "/api/puzzles/streak"}
 """The POST routes that read no body."""
 
 
