@@ -86,8 +86,8 @@ def rated_table(base: str, names: tuple[str, str]) -> str:
 def open_page(pages: Opener, base: str, language: str, view: str) -> Page:
     context = pages.context(base_url=base, viewport=VIEWS[view])
     context.add_cookies([{"name": "basra_lang", "value": language, "url": base}])
-    # /u/Amira has no account behind it, and a page another branch adds (/learn) may
-    # answer 404 here: the header is what these tests look at.
+    # /u/Amira has no account behind it (its data answers 404): the header is what these
+    # tests look at.
     return pages.page(f"{language}-{view}", context=context, allow_failed_resource=True)
 
 
@@ -114,7 +114,8 @@ def check_header(page: Page, path: str, language: str, view: str) -> None:
         box = link.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= VIEWS[view]["width"]
     current = {"/": "/", "/watch": "/watch", "/tv": "/watch", "/puzzles": "/puzzles",
-               "/leaderboard": "/leaderboard", "/help": "/help"}.get(path)
+               "/leaderboard": "/leaderboard", "/help": "/help", "/learn": "/learn",
+               "/learn/matching": "/learn"}.get(path)
     marked = page.locator('.topnav a[aria-current="page"]')
     if current is None:
         expect(marked).to_have_count(0)
@@ -133,7 +134,8 @@ def test_one_header_on_every_page(pages: Opener, base: str, view: str,
     code = computers_table(base)
     page = open_page(pages, base, "en", view)
     for path in ("/", f"/t/{code}", "/replay", "/u/Amira", "/leaderboard", "/help",
-                 "/puzzles", "/account", "/watch", "/tv"):
+                 "/puzzles", "/account", "/watch", "/tv", "/learn", "/learn/matching",
+                 "/rules", "/rules/pasur", "/offline"):
         page.goto(path)
         check_header(page, path, "en", view)
     page.screenshot(path=str(tmp_path / f"header-en-{view}.png"))
@@ -156,7 +158,7 @@ def test_one_header_on_every_page(pages: Opener, base: str, view: str,
 def test_the_header_right_to_left(pages: Opener, base: str, language: str, view: str,
                                   tmp_path: Path) -> None:
     page = open_page(pages, base, language, view)
-    for path in ("/", "/replay", "/puzzles", "/watch"):
+    for path in ("/", "/replay", "/puzzles", "/watch", "/learn", "/rules/egyptian"):
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("dir", "rtl")
         check_header(page, path, language, view)

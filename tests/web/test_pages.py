@@ -12,7 +12,8 @@ from basra.i18n import languages, text
 from basra.server.pages import LANGUAGE_COOKIE, NAVIGATION
 
 PAGES = ["/", "/t/k3f9x2q", "/replay", "/replay/5", "/u/Amira", "/leaderboard", "/help",
-         "/puzzles", "/watch", "/tv"]
+         "/puzzles", "/watch", "/tv", "/learn", "/learn/matching", "/rules", "/rules/pasur",
+         "/offline", "/account"]
 
 
 def html_attributes(page: str) -> dict[str, str]:
