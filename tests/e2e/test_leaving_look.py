@@ -14,7 +14,14 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from basra.i18n import text
-from tests.support.browsing import PHONE, TABLE_URL, TURN_TIMEOUT_MS, VIEWPORT, Opener
+from tests.support.browsing import (
+    CREATE_TABLE,
+    PHONE,
+    TABLE_URL,
+    TURN_TIMEOUT_MS,
+    VIEWPORT,
+    Opener,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -23,15 +30,6 @@ CASES = [pytest.param(VIEWPORT, "en", id="desktop-en"),
          pytest.param(PHONE, "en", id="phone-en"),
          pytest.param(PHONE, "ar", id="phone-ar")]
 
-CREATE_TABLE = """async body => {
-  const answer = await fetch("/api/tables", {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
-  });
-  const created = await answer.json();
-  localStorage.setItem("basra.token." + created.code,
-                       JSON.stringify({seat: created.seat, token: created.token}));
-  return created;
-}"""
 
 MY_TURN = """() => {
   const body = document.body;

@@ -25,6 +25,8 @@ from basra.match import Match
 from basra.record import Player, dumps, match_record
 from basra.rules import make_rules
 from tests.support.browsing import (
+    EXPERT,
+    HUMAN,
     NEXT_EVENT,
     PHONE,
     PLAYED_OR_CHOOSING,
@@ -106,8 +108,6 @@ TEXT = {
 }
 MAX_TURNS = 60
 """More of a player's own turns than a Pasur match to a target of 1 takes."""
-HUMAN = {"kind": "human"}
-EXPERT = {"kind": "bot", "level": "expert"}
 
 
 @dataclass(frozen=True)

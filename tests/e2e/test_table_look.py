@@ -20,6 +20,9 @@ from playwright.sync_api import Locator, Page, ViewportSize, WebSocketRoute, exp
 from websockets.sync.client import connect
 
 from tests.support.browsing import (
+    CREATE_TABLE,
+    EXPERT,
+    HUMAN,
     NEXT_EVENT,
     PLAYED_OR_CHOOSING,
     TIMEOUT_MS,
@@ -62,23 +65,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
-HUMAN = {"kind": "human"}
-EXPERT = {"kind": "bot", "level": "expert"}
 MAX_PLAYS = 60
 """More of one player's plays than a match to 1 takes; a loop past it is a hang."""
-
-CREATE_TABLE = """async body => {
-  const answer = await fetch("/api/tables", {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
-  });
-  const created = await answer.json();
-  if (created.token) {
-    localStorage.setItem("basra.token." + created.code,
-                         JSON.stringify({seat: created.seat, token: created.token}));
-  }
-  return created;
-}"""
-"""Makes a table as the lobby would (same origin) and keeps its seat's token."""
 
 
 # Opening pages.

@@ -28,6 +28,23 @@ TURN_TIMEOUT_MS = 20_000
 FAILED_RESOURCE = "Failed to load resource"
 TABLE_URL = re.compile(r"/t/[^/]+$")
 
+HUMAN = {"kind": "human"}
+EXPERT = {"kind": "bot", "level": "expert"}
+"""A table's seats as ``POST /api/tables`` takes them: a person, the expert."""
+
+CREATE_TABLE = """async body => {
+  const answer = await fetch("/api/tables", {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  });
+  const created = await answer.json();
+  if (created.token) {
+    localStorage.setItem("basra.token." + created.code,
+                         JSON.stringify({seat: created.seat, token: created.token}));
+  }
+  return created;
+}"""
+"""Makes a table as the lobby would (same origin) and keeps its seat's token."""
+
 NEXT_EVENT = """() => {
   const body = document.body;
   if (document.getElementById("score-dialog").open) return "score";

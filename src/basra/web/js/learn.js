@@ -12,8 +12,9 @@
 import { $, el } from "./dom.js";
 import { accountName, redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
+import { moveInHand } from "./hand_keys.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { errorText, isRtl, sentence, setupLang, t } from "./i18n.js";
+import { errorText, sentence, setupLang, t } from "./i18n.js";
 
 const DONE_KEY = "basra.lessonsDone";
 
@@ -274,29 +275,7 @@ async function nextStep() {
 function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey || $("lesson").hidden) return;
   if (event.target.closest("input, textarea, select, dialog")) return;
-  const cards = [...$("lesson-hand").querySelectorAll("button:not(:disabled)")];
-  if (!cards.length) return;
-  if (/^[1-9]$/.test(event.key)) {
-    const card = cards[Number(event.key) - 1];
-    if (card) {
-      card.focus();
-      event.preventDefault();
-    }
-    return;
-  }
-  const index = cards.indexOf(document.activeElement);
-  if (index < 0) return;
-  const forward = isRtl() ? "ArrowLeft" : "ArrowRight";
-  const backward = isRtl() ? "ArrowRight" : "ArrowLeft";
-  let next = null;
-  if (event.key === forward || event.key === "ArrowDown") next = (index + 1) % cards.length;
-  else if (event.key === backward || event.key === "ArrowUp") next = (index - 1 + cards.length) % cards.length;
-  else if (event.key === "Home") next = 0;
-  else if (event.key === "End") next = cards.length - 1;
-  if (next !== null) {
-    cards[next].focus();
-    event.preventDefault();
-  }
+  moveInHand(event, [...$("lesson-hand").querySelectorAll("button:not(:disabled)")]);
 }
 
 function redraw() {

@@ -7,6 +7,7 @@ import { renderCoach, setupCoach } from "./coach.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
 import { cardList, cardName, errorKey, errorText, familyKey, formatNumber, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { guestName, playerName } from "./names.js";
+import { moveInHand } from "./hand_keys.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
 import { receiveChat, renderChat, setupChat } from "./chat.js";
@@ -964,32 +965,8 @@ function onHandClick(event) {
 
 function onKey(event) {
   if (dialogOpen() || event.altKey || event.ctrlKey || event.metaKey) return;
-  const target = event.target;
-  if (target.closest("input, textarea, select")) return;
-  const hand = $("hand");
-  const cards = [...hand.querySelectorAll("button.hand-card")];
-  if (!cards.length) return;
-  if (/^[1-9]$/.test(event.key)) {
-    const card = cards[Number(event.key) - 1];
-    if (card) {
-      card.focus();
-      event.preventDefault();
-    }
-    return;
-  }
-  const index = cards.indexOf(document.activeElement);
-  if (index < 0) return;
-  let next = null;
-  const forward = isRtl() ? "ArrowLeft" : "ArrowRight";
-  const backward = isRtl() ? "ArrowRight" : "ArrowLeft";
-  if (event.key === forward || event.key === "ArrowDown") next = (index + 1) % cards.length;
-  else if (event.key === backward || event.key === "ArrowUp") next = (index - 1 + cards.length) % cards.length;
-  else if (event.key === "Home") next = 0;
-  else if (event.key === "End") next = cards.length - 1;
-  if (next !== null) {
-    cards[next].focus();
-    event.preventDefault();
-  }
+  if (event.target.closest("input, textarea, select")) return;
+  moveInHand(event, [...$("hand").querySelectorAll("button.hand-card")]);
 }
 
 async function copyLink() {
