@@ -490,7 +490,7 @@ def test_keyboard_only_reaches_and_plays_the_hand_cards(open_page: OpenPage) -> 
     page = open_page()
     page.goto("/")
     name = page.get_by_label("Your name")
-    for _ in range(20):  # past the header's links, account and language menu
+    for _ in range(40):  # past the header's links, account and language menu
         if name.evaluate("n => n === document.activeElement"):
             break
         page.keyboard.press("Tab")
@@ -515,7 +515,7 @@ def test_keyboard_only_reaches_and_plays_the_hand_cards(open_page: OpenPage) -> 
         # From the top of the page, Tab reaches the hand and walks it card by card.
         page.get_by_role("link", name="Basra").focus()
         reached = []
-        for _ in range(20):
+        for _ in range(40):  # the header, the table's Lobby, Abort and Resign, then the hand
             page.keyboard.press("Tab")
             focused = page.evaluate("document.activeElement.dataset.card || null")
             if focused:

@@ -82,5 +82,5 @@ def test_a_player_who_keeps_leaving_sees_the_wait_and_the_rules(
     page.goto("/help")
     section = page.locator("#fair-play")
     expect(section.get_by_role("heading")).to_have_text(text["fair_play"])
-    expect(section.locator("p")).to_have_count(6)
+    expect(section.locator("p")).to_have_count(9)  # with resigning, aborting and leaving
     expect_translated(page, (name,))
