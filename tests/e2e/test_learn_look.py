@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from basra.i18n import text
+from basra.i18n import format_number, text
 from tests.support.browsing import PHONE, VIEWPORT
 
 pytestmark = pytest.mark.e2e
@@ -144,5 +144,6 @@ def test_the_new_table_form_links_the_variants_rules(open_page: OpenPage, server
                                    variant=text(language, "variant_pasur")))
     link.click()
     expect(page.get_by_test_id("rules-preset")).to_have_attribute("data-preset", "pasur")
-    expect(page.locator('tr[data-option="clubs_points"] td.rule-value')).to_have_text("7")
+    expect(page.locator('tr[data-option="clubs_points"] td.rule-value')).to_have_text(
+        format_number(language, 7))  # in the page's own digits
     page.screenshot(path=str(tmp_path / f"rules-{language}-phone.png"), full_page=True)

@@ -35,6 +35,7 @@ from tests.support.browsing import (
     VIEWPORT,
     Opener,
     expect_translated,
+    open_menu,
 )
 from tests.support.realserver import Server, sqlite_url
 
@@ -592,7 +593,8 @@ def test_every_page_speaks_one_language_from_the_lobby_to_the_replay(
     expect_translated(page, allowed)
     shot(page, "replay")
 
-    page.get_by_role("link", name=view.text["lobby"]).click()
+    open_menu(page)
+    page.locator(".topnav").get_by_role("link", name=view.text["lobby"]).click()
     page.wait_for_url(re.compile(r"/$"))
     mine = page.locator("#records li").filter(has_text=name).first
     expect(mine).to_be_visible()

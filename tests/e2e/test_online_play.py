@@ -34,6 +34,7 @@ from tests.support.browsing import (
     VIEWPORT,
     Opener,
     expect_translated,
+    open_menu,
 )
 from tests.support.realserver import Server, sqlite_url
 
@@ -312,8 +313,7 @@ def test_the_lobby_offers_rated_play_to_accounts_only_in_every_language(
     expect(page.locator("#online-casual")).to_be_checked()
     expect(page.locator("#online-rated-hint")).to_be_visible()
     expect(page.get_by_role("button", name=text["play_online"])).to_be_visible()
-    if page.locator("#menu-toggle").is_visible():  # a phone: the links fold behind Menu
-        page.locator("#menu-toggle").click()
+    open_menu(page)  # a phone: the links fold behind Menu
     for link in ("/leaderboard", "/help"):
         expect(page.locator(f'.topnav a[href="{link}"]')).to_be_visible()
     if page.locator("#menu-toggle").is_visible():

@@ -135,7 +135,7 @@ def test_one_header_on_every_page(pages: Opener, base: str, view: str,
     page = open_page(pages, base, "en", view)
     for path in ("/", f"/t/{code}", "/replay", "/u/Amira", "/leaderboard", "/help",
                  "/puzzles", "/account", "/watch", "/tv", "/learn", "/learn/matching",
-                 "/rules", "/rules/pasur", "/offline"):
+                 "/rules", "/rules/pasur"):
         page.goto(path)
         check_header(page, path, "en", view)
     page.screenshot(path=str(tmp_path / f"header-en-{view}.png"))

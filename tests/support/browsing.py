@@ -183,3 +183,10 @@ def expect_translated(page: Page, allowed: tuple[str, ...] = ()) -> None:
     """Fails the test, listing them, if the page shows texts not in its language."""
     found = untranslated(page, allowed)
     assert not found, f"untranslated texts on {page.url}:\n" + "\n".join(found)
+
+
+def open_menu(page: Page) -> None:
+    """Opens the header's Menu where the links fold behind it (a phone); else nothing."""
+    toggle = page.locator("#menu-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
