@@ -149,7 +149,7 @@ def test_the_worker_registers_and_controls_the_page_after_a_reload(
     assert not [url for url in kept if "/api/" in url or "/ws" in url], kept
 
 
-@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("language", ["en", "ar", "fa"])
 def test_offline_a_visited_page_opens_and_another_shows_the_offline_page(
         visit: Visit, server: str, shot: Callable[..., None], language: str) -> None:
     page = visit(language, PHONE, allow_failed_resource=True)

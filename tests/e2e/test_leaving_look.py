@@ -28,7 +28,8 @@ pytestmark = pytest.mark.e2e
 CASES = [pytest.param(VIEWPORT, "en", id="desktop-en"),
          pytest.param(VIEWPORT, "ar", id="desktop-ar"),
          pytest.param(PHONE, "en", id="phone-en"),
-         pytest.param(PHONE, "ar", id="phone-ar")]
+         pytest.param(PHONE, "ar", id="phone-ar"),
+         pytest.param(PHONE, "fa", id="phone-fa")]
 
 
 MY_TURN = """() => {
