@@ -23,7 +23,8 @@ count is treated as if no one had). The rest are paired by a maximum-weight matc
 (``networkx.max_weight_matching``, largest cardinality first) whose weights encode, in
 strict order of priority:
 
-1. never the same pair twice (the edge is absent);
+1. never the same pair twice (the edge is absent; only when no pairing avoids a repeat
+   is one allowed, as few as possible, costing more than all below);
 2. pair within a score group: a pair's score difference costs its square, so a group
    with an odd count floats one entrant to the next group down rather than two, or one
    two groups down;
@@ -40,7 +41,8 @@ Each entrant is joined only to candidates near it in the order (its neighbours, 
 Dutch partner's neighbours); if that matching leaves someone out, the neighbourhoods
 widen until the whole graph is tried. Three-player games are made of threes in the same
 order: each table takes the highest entrant left and the next two who have met neither
-it nor each other, the byes (one or two) going to the lowest as above.
+it nor each other (if that fails, each seat takes the first who has met the fewest), the
+byes (one or two) going to the lowest as above.
 
 **Tie-breaks** (:func:`swiss_standings`), after the score, in this order:
 
@@ -56,12 +58,13 @@ classical definitions (on the 2/1/0 scale).
 
 **Arena** (:func:`pair_arena`, :func:`arena_points`): players are paired as soon as they
 finish a game; each wave pairs the players waiting now, ordered by arena score, rating
-and name, each with the nearest waiting players in that order, skipping those it played
+and key, each with the nearest waiting players in that order, skipping those it played
 in its last game. Two who just played each other wait for someone else, unless they are
-the only two unpaused players in the arena. Paused players are never paired. Points per
-game are the points by rank above; after two wins in a row a player is *on fire* and
-every game scores double (4 a win, 2 a draw) until a game that is not a win (which still
-scores double), as on lichess. In a three-player game a win is finishing first alone.
+the only two unpaused players in the arena (the caller passes that count). Paused
+players are never paired. Points per game are the points by rank above; after two wins
+in a row a player is *on fire* and every game scores double (4 a win, 2 a draw) until a
+game that is not a win (which still scores double), as on lichess. In a three-player
+game a win is finishing first alone.
 
 >>> alice, bob = Entrant("a", "Alice", 1600), Entrant("b", "Bob", 1500)
 >>> carol = Entrant("c", "Carol", 1400)
