@@ -82,14 +82,25 @@ def _warm_master() -> None:
         core.compile_kernels()
 
 
+POOL_STOP_SECONDS = 5.0
+"""How long stopping a pool waits for its terminated workers and its manager thread."""
+
+
 def stop_pool(pool: Executor) -> None:
     """Stop a pool of worker processes now: queued work is cancelled, and a worker still
-    busy (a long analysis) is terminated rather than waited for."""
+    busy (a long analysis) is terminated rather than waited for. The pool's manager
+    thread is then waited for (briefly): left running, it could close its wake-up pipe
+    while the interpreter's exit writes to it, a traceback at every shutdown under load."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         if process.is_alive():
             process.terminate()
+    for process in workers:
+        process.join(POOL_STOP_SECONDS)
+    if manager is not None:
+        manager.join(POOL_STOP_SECONDS)
 
 
 SERVER_WATCH_SECONDS = 1.0
