@@ -9,6 +9,8 @@ behind a real nginx (``deploy/nginx``).
   cannot: another server owns the table by then (its epoch is newer), and no play is
   applied twice.
 - The lobby list, chat and watching work across servers; a bad token is refused by any.
+- The Watch list is the same on every server: each server's live tables, with every
+  server's watchers counted; a match over leaves it everywhere.
 
 Needs PostgreSQL (the session's throwaway server, ``tests/conftest.py``), Redis and nginx
 (``sh tests/system-packages.sh`` installs them).
@@ -337,6 +339,78 @@ def test_lobby_chat_and_watching_work_across_servers(tmp_path: Path) -> None:
         refused = json.loads(await socket.recv())
         assert refused["code"] == "unknown_token"
         await close(amira, omar, watcher)
+
+    with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
+COMPUTERS = [{"kind": "bot", "level": "greedy"}, {"kind": "bot", "level": "random"}]
+
+
+async def watch_list(base: str) -> list[State]:
+    async with httpx.AsyncClient(timeout=WAIT) as client:
+        response = await client.get(f"{base}/api/watch")
+        assert response.status_code == 200, response.text
+        entries: list[State] = response.json()
+        return entries
+
+
+async def listed_as(base: str, wanted: Any, what: str, seconds: float = WAIT) -> list[State]:
+    """The Watch list of ``base`` once ``wanted(entries)`` (a list is reused for up to
+    a second, and computers play on meanwhile)."""
+    started = time.monotonic()
+    while True:
+        entries = await watch_list(base)
+        if wanted(entries):
+            return entries
+        if time.monotonic() - started > seconds:
+            raise AssertionError(f"{what}: the Watch list at {base} is {entries}")
+        await asyncio.sleep(0.2)
+
+
+def test_the_watch_list_shows_every_servers_live_tables(tmp_path: Path) -> None:
+    """Each server lists its own live tables and asks the owners of the others: the list
+    is the same on every server, watchers of every server counted, and a match over
+    leaves it on every server."""
+    async def scenario(place: Site) -> None:
+        first, second = place.servers
+        async with httpx.AsyncClient(timeout=WAIT) as client:
+            short = (await client.post(f"{first.base}/api/tables", json={
+                "seats": COMPUTERS, "rules": {"target": 11}})).json()["code"]
+            long = (await client.post(f"{second.base}/api/tables", json={
+                "seats": COMPUTERS, "rules": {"target": 10000}})).json()["code"]
+        # Watched, the computers play: the long match has two watchers, one at its owner
+        # and one relayed by the other server; the short one waits for its watcher.
+        long_watchers = [await open_seat(second.ws_base, long, None, None),
+                         await open_seat(first.ws_base, long, None, None)]
+        await until(lambda: all(w.state["seq"] > 0 for w in long_watchers), "play starts")
+
+        def both(entries: list[State]) -> bool:
+            found = {entry["code"]: entry["watchers"] for entry in entries}
+            return found.get(short) == 0 and found.get(long) == 2
+
+        for server in (first, second):
+            entries = await listed_as(server.base, both, "both tables, their watchers")
+            # the most watched first
+            assert [entry["code"] for entry in entries] == [long, short]
+            for entry in entries:
+                assert entry["url"] == f"/t/{entry['code']}" and entry["rated"] is False
+                assert [(seat["kind"], seat["level"]) for seat in entry["seats"]] == [
+                    ("bot", "greedy"), ("bot", "random")]
+                assert all(seat["name"] for seat in entry["seats"])
+            assert entries[0]["deal"] >= 1 and entries[0]["target"] == 10000
+            assert entries[1]["target"] == 11
+        # Watched, the short match is played to its end: it leaves the list on both
+        # servers; the other stays.
+        short_watcher = await open_seat(first.ws_base, short, None, None)
+        await until(lambda: short_watcher.state["result"] is not None,
+                    "the short match ends", seconds=60)
+        for server in (first, second):
+            await listed_as(server.base,
+                            lambda entries: [e["code"] for e in entries] == [long],
+                            "the finished table leaves the list")
+        assert long_watchers[0].state["result"] is None
+        await close(short_watcher, *long_watchers)
 
     with site(tmp_path) as place:
         asyncio.run(scenario(place))
