@@ -161,6 +161,8 @@ def test_a_real_server_refuses_an_analysis_burst_with_retry_after(
 
     ids = asyncio.run(prepare())
     monkeypatch.setenv("BASRA_ANALYSIS_QUEUE", "2")
+    # long enough a think per decision that no analysis ends while the burst is sent
+    monkeypatch.setenv("BASRA_ANALYSIS_THINK_MS", "5000")
     with Server(url, tmp_path, "--bot-delay", "0", apart=True) as server:
         server.wait("/")
 
