@@ -416,6 +416,7 @@ async def start_analysis(record_id: int, request: Request, analyses: AnalysesOf,
         await analyses.check("analysis_account", f"account {user[0]}", "analysis_limit")
     if record_id in analyses.running:  # started by another request meanwhile
         return JSONResponse({"status": "running"}, status_code=202)
+    analyses.queue_full()  # again: others may have queued while the limits were checked
     analyses.failures.pop(record_id, None)
     analyses.running[record_id] = asyncio.create_task(analyses.run(record_id, found.record))
     return JSONResponse({"status": "running"}, status_code=202)
