@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, ViewportSize, WebSocketRoute, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from basra.match import Match
 from basra.record import Player, dumps, match_record
@@ -35,6 +35,7 @@ from tests.support.browsing import (
     VIEWPORT,
     Opener,
     expect_translated,
+    tap_sockets,
 )
 from tests.support.realserver import Server, sqlite_url
 
@@ -380,22 +381,7 @@ def test_surs_a_seat_sitting_out_and_a_shared_leftover_are_shown(
         visit: Visit, view: View, shot: Callable[..., None]) -> None:
     page = visit(view)
     text = view.text
-    states: list[dict[str, Any]] = []
-    sockets: list[WebSocketRoute] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            decoded = json.loads(message)
-            if decoded.get("type") == "state":
-                states.append(decoded)
-            socket.send(message)
-
-        server.on_message(from_server)
-        sockets.append(socket)
-
-    page.route_web_socket(re.compile(r"/ws/"), route)
+    sockets, states = tap_sockets(page)
     page.goto("/")
     created = create_table(page, {"variant": "pasur", "players": 3, "name": text["name"],
                                   "rules": {"tie_deal": "tied", "leftover": "split"},

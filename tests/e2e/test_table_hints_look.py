@@ -35,6 +35,7 @@ from tests.support.browsing import (
     TURN_TIMEOUT_MS,
     VIEWPORT,
     Opener,
+    tap_sockets,
 )
 
 pytestmark = pytest.mark.e2e
@@ -275,22 +276,7 @@ def routed_page(pages: Opener, server: str, viewport: ViewportSize, lang: str
     """A page whose table socket passes through the test: the routes, and the states
     the server sent (newest last)."""
     page = new_page(pages, server, viewport, lang)
-    sockets: list[WebSocketRoute] = []
-    states: list[dict[str, Any]] = []
-
-    def route(socket: WebSocketRoute) -> None:
-        upstream = socket.connect_to_server()
-
-        def from_server(message: str | bytes) -> None:
-            parsed = json.loads(message)
-            if parsed.get("type") == "state":
-                states.append(parsed)
-            socket.send(message)
-
-        upstream.on_message(from_server)
-        sockets.append(socket)
-
-    page.route_web_socket(re.compile(r"/ws/"), route)
+    sockets, states = tap_sockets(page)
     return page, sockets, states
 
 

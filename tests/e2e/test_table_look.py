@@ -24,6 +24,7 @@ from tests.support.browsing import (
     EXPERT,
     HUMAN,
     NEXT_EVENT,
+    PHONE,
     PLAYED_OR_CHOOSING,
     TIMEOUT_MS,
     TURN_TIMEOUT_MS,
@@ -32,8 +33,6 @@ from tests.support.browsing import (
 )
 
 pytestmark = pytest.mark.e2e
-
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 DESKTOP_EN = pytest.param(VIEWPORT, "en", id="desktop-en")
 DESKTOP_AR = pytest.param(VIEWPORT, "ar", id="desktop-ar")

@@ -6,11 +6,19 @@ Used by ``tests/e2e`` (``from tests.support.browsing import ...``).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    WebSocketRoute,
+)
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 """Wide enough for the lobby's columns, so the Arabic test can see them mirrored."""
@@ -190,3 +198,25 @@ def open_menu(page: Page) -> None:
     toggle = page.locator("#menu-toggle")
     if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
+
+
+def tap_sockets(page: Page) -> tuple[list[WebSocketRoute], list[dict[str, Any]]]:
+    """Passes the page's sockets (``/ws/...``) through the test: their routes (to send the
+    page a frame of the test's own) and every state the server sent (newest last)."""
+    sockets: list[WebSocketRoute] = []
+    states: list[dict[str, Any]] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        upstream = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            parsed = json.loads(message)
+            if parsed.get("type") == "state":
+                states.append(parsed)
+            socket.send(message)
+
+        upstream.on_message(from_server)
+        sockets.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    return sockets, states
