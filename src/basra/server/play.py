@@ -27,7 +27,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from basra.observe import observe
@@ -204,20 +205,27 @@ class TablePlay:
 
     # -- commits -----------------------------------------------------------------------
 
+    @contextmanager
+    def _saved_or_refused(self, table: Table, moved: str, failed: str) -> Iterator[None]:
+        """Around a write of the table's: a table another server has taken is let go and
+        the intent refused with ``moved``; a write the store refused, with ``failed`` and
+        why (``server_error`` both times, and nothing changed)."""
+        try:
+            yield
+        except FencedError:
+            self.lost(table)
+            raise IntentError("server_error", moved) from None
+        except StorageError as error:
+            raise IntentError("server_error", f"{failed}: {error}") from None
+
     async def _commit(self, table: Table, move: int, mover: int | None = None) -> None:
         """Store a legal move, then play it (call with the table's lock held); ``mover``
         is the human seat that played it itself, if one did."""
-        try:
+        with self._saved_or_refused(table, "the table moved to another server, so the play "
+                                    "was not made: send it again",
+                                    "the play could not be saved, so it was not made"):
             await self.store.tables.add_move(table.code, table.match_number, table.seq, move,
                                              epoch=self.epochs.get(table.code), by_seat=mover)
-        except FencedError:
-            self.lost(table)
-            raise IntentError("server_error", "the table moved to another server, so the "
-                              "play was not made: send it again") from None
-        except StorageError as error:
-            raise IntentError("server_error",
-                              f"the play could not be saved, so it was not made: {error}"
-                              ) from None
         table.apply(move, mover)
         if table.status == "finished":
             await self.save_record(table, mover=mover)
@@ -287,16 +295,10 @@ class TablePlay:
         if table.match is None or table.status != "finished":
             raise IntentError("not_over", "the match is not over yet")
         seed = new_seed()
-        try:
+        with self._saved_or_refused(table, "the table moved to another server: ask again",
+                                    "the rematch could not be saved"):
             await self.store.tables.start_match(table.code, table.match_number + 1, seed,
                                                 epoch=self.epochs.get(table.code))
-        except FencedError:
-            self.lost(table)
-            raise IntentError("server_error", "the table moved to another server: "
-                              "ask again") from None
-        except StorageError as error:
-            raise IntentError("server_error",
-                              f"the rematch could not be saved: {error}") from None
         table.rematch(seed)
 
     async def _rated_rematch(self, table: Table, seat: int) -> None:
@@ -319,16 +321,10 @@ class TablePlay:
     async def _save_conduct(self, table: Table, conduct: dict[str, Any]) -> None:
         """Store a table's conduct before it changes; raises :class:`IntentError`
         (``server_error``) when it cannot be stored, and nothing changes."""
-        try:
+        with self._saved_or_refused(table, "the table moved to another server: send it again",
+                                    "it could not be saved, so nothing changed"):
             await self.store.conduct.save_table(table.code, conduct,
                                                 epoch=self.epochs.get(table.code))
-        except FencedError:
-            self.lost(table)
-            raise IntentError("server_error", "the table moved to another server: "
-                              "send it again") from None
-        except StorageError as error:
-            raise IntentError("server_error",
-                              f"it could not be saved, so nothing changed: {error}") from None
 
     async def _resign(self, table: Table, seat: int) -> None:
         """A seat resigns (call with the table's lock held): stored, then made; a match
