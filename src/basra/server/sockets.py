@@ -96,6 +96,13 @@ class Sockets:
                 counts[seat] += max(0, count)
         table.connections = counts
 
+    def watchers(self, code: str) -> int:
+        """The watchers at the table: this server's sockets without a seat and relaying
+        servers' watchers."""
+        here = sum(1 for connection in self.at.get(code, ()) if connection.seat is None)
+        return here + sum(max(0, watchers)
+                          for _seats, watchers, _when in self.presence.get(code, {}).values())
+
     def attended(self, code: str) -> bool:
         """Whether anyone, on any server, has a socket open at the table."""
         return bool(self.at.get(code)) or any(

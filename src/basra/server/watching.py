@@ -58,13 +58,6 @@ def is_listed(table: Table) -> bool:
         table.config.rated or table.config.public or not table.human_seats())
 
 
-def watchers_at(sockets: Sockets, code: str) -> int:
-    """The watchers of one of this server's tables: its own and relaying servers'."""
-    here = sum(1 for connection in sockets.at.get(code, ()) if connection.seat is None)
-    return here + sum(max(0, watchers)
-                      for _seats, watchers, _when in sockets.presence.get(code, {}).values())
-
-
 def watch_entry(table: Table, watchers: int) -> dict[str, Any]:
     """A playing table as the Watch list shows it (see ``docs/web-protocol.md``)."""
     match = table.match
@@ -122,7 +115,7 @@ class Watching:
 
     def here(self) -> list[dict[str, Any]]:
         """This server's listed tables, in no order."""
-        return [watch_entry(table, watchers_at(self.sockets, code))
+        return [watch_entry(table, self.sockets.watchers(code))
                 for code, table in list(self.tables.items()) if is_listed(table)]
 
     async def _answer(self, args: dict[str, Any]) -> list[dict[str, Any]]:
