@@ -31,8 +31,9 @@ from basra.cards import (
     JACK,
     KING,
     QUEEN,
-    iter_cards,
-    parse_cards,
+    CardSet,
+    card_names,
+    cards_text,
     rank_of,
     value_of,
 )
@@ -187,14 +188,8 @@ def lesson(lesson_id: str) -> Lesson:
 
 
 def _mask(text: str) -> int:
-    mask = 0
-    for card in parse_cards(text.replace("-", " ")):
-        mask |= 1 << card
-    return mask
-
-
-def _text(mask: int) -> str:
-    return " ".join(CARD_NAMES[card] for card in iter_cards(mask)) or "-"
+    """The cards of a step's text (``"-"`` for none) as a mask."""
+    return CardSet.parse(text.replace("-", " ")).mask
 
 
 def step_state(step: Step) -> DealState:
@@ -220,10 +215,10 @@ def step_state(step: Step) -> DealState:
         piles[index % 2] |= 1 << card
     dealer = 0 if step.last_card else 1
     last = "-" if step.last < 0 else str(step.last)
-    text = (f"{preset(step.preset).name}/2 | dealer {dealer} | turn 0 | floor {_text(floor)}"
-            f" | hands {_text(hand)} / {_text(other)}"
+    text = (f"{preset(step.preset).name}/2 | dealer {dealer} | turn 0 | floor {cards_text(floor)}"
+            f" | hands {cards_text(hand)} / {cards_text(other)}"
             f" | stock {' '.join(CARD_NAMES[c] for c in stock) or '-'}"
-            f" | piles {_text(piles[0])} / {_text(piles[1])} | basras 0 0 | last {last}")
+            f" | piles {cards_text(piles[0])} / {cards_text(piles[1])} | basras 0 0 | last {last}")
     return parse_position(text)
 
 
@@ -262,8 +257,8 @@ def outcome(state: DealState, move: int) -> Outcome:
     basra = after.basras[0] > state.basras[0]
     return Outcome(
         move=move_text(move),
-        taken=[CARD_NAMES[c] for c in iter_cards(move_captured(move))],
-        leftover=[CARD_NAMES[c] for c in iter_cards(after.leftover & after.piles[0])],
+        taken=card_names(move_captured(move)),
+        leftover=card_names(after.leftover & after.piles[0]),
         basra=basra,
         gained=gained,
         points=rules.card_points_of(gained) + (rules.basra_points if basra else 0),
@@ -365,8 +360,8 @@ def step_view(step: Step) -> dict[str, Any]:
         "text": step.text,
         "preset": preset(step.preset).name,
         "family": state.rules.family,
-        "floor": [CARD_NAMES[c] for c in iter_cards(state.floor)],
-        "hand": [CARD_NAMES[c] for c in iter_cards(state.hands[0])],
+        "floor": card_names(state.floor),
+        "hand": card_names(state.hands[0]),
         "other": state.hands[1].bit_count(),
         "stock": state.stock_count,
         "moves": [{"move": o.move, "card": o.move.partition(":")[0], "captured": o.taken}
