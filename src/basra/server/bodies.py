@@ -20,7 +20,8 @@ from basra.players.moderation import REPORT_REASONS
 from .errors import BadRequestError
 
 __all__ = ["MAX_BODY", "MAX_DEPTH", "AccountBody", "ActionBody", "AnswerBody", "EndSessionsBody",
-           "JoinBody", "NameBody", "NewTableBody", "PasswordBody", "QuickBody", "ReportBody",
+           "JoinBody", "NameBody", "NewTableBody", "PasswordBody", "ProgressBody", "QuickBody",
+           "ReportBody",
            "SeatBody", "nesting", "openapi_body", "read_body", "read_json"]
 
 MAX_BODY = 1_000_000
@@ -141,6 +142,13 @@ class AnswerBody(_Body):
     streak: Any = _field({"type": "boolean"}, "An answer in the account's Puzzle Streak: "
                                               "it counts for the streak, not the rating.")
 
+
+
+class ProgressBody(_Body):
+    """``PUT /api/learn/progress``: lessons finished (ids)."""
+
+    lessons: Any = _field({"type": "array", "items": {"type": "string"}},
+                          "The ids of lessons finished.")
 
 MAX_DEPTH = 32
 """Most levels of nested arrays and objects in a request body: no body the API takes

@@ -21,28 +21,19 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from basra.study.lessons import LESSONS, Lesson, judge, lesson, step_view
 
-from .bodies import AnswerBody, openapi_body, read_body
+from .bodies import AnswerBody, ProgressBody, openapi_body, read_body
 from .deps import AccountOf, StoreOf
 from .errors import BadRequestError, IllegalAnswerError, LoginRequiredError, UnknownLessonError
 
-__all__ = ["ProgressBody", "router"]
+__all__ = ["router"]
 
 router = APIRouter()
 
 MAX_LESSONS_SENT = 100
 """Most lesson ids one PUT may carry (there are far fewer lessons)."""
-
-
-class ProgressBody(BaseModel):
-    """``PUT /api/learn/progress``: lessons finished (ids)."""
-
-    model_config = ConfigDict(extra="allow")
-    lessons: Any = Field(None, description="The ids of lessons finished.",
-                         json_schema_extra={"type": "array", "items": {"type": "string"}})
 
 
 def _lesson(lesson_id: str) -> Lesson:
