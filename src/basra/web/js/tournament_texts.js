@@ -1,0 +1,76 @@
+// What the tournaments' pages (/tournaments and /tournament/{id}) both say about a
+// tournament: its format (Arena or Swiss), its variant and players, rated or casual, its
+// clock (a countdown to the start or the end, or the round), its score in the page's digits.
+// The tournament's summary is the server's (GET /api/tournaments, docs/web-protocol.md):
+// {id, name, kind, status, variant, players, rated, minutes, rounds, round, starts_at,
+// ends_at, entrants, winner, turn_seconds}, times in Unix milliseconds.
+
+import { el } from "./dom.js";
+import { formatMoment, formatNumber, t } from "./i18n.js";
+import { variantName } from "./matches.js";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** "Arena" or "Swiss" in the page's language. */
+export function kindName(kind) {
+  return t(kind === "swiss" ? "kind_swiss" : "kind_arena");
+}
+
+/** A score as the page writes it: 4, 1.5, in its own digits. */
+export function scoreText(score) {
+  return formatNumber(Number(score) || 0, { maximumFractionDigits: 1 });
+}
+
+/** A span of time as a clock: "4:05", "1:02:09", in the page's digits. */
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const two = (n) => formatNumber(n, { minimumIntegerDigits: 2 });
+  return hours ? `${formatNumber(hours)}:${two(minutes)}:${two(seconds)}` : `${formatNumber(minutes)}:${two(seconds)}`;
+}
+
+/** The tournament's length: "30 minutes" (an arena) or "5 rounds" (a Swiss event). */
+export function lengthText(summary) {
+  return summary.kind === "swiss"
+    ? t("tournament_rounds", { n: summary.rounds ?? 0 })
+    : t("duration_minute", { n: summary.minutes ?? 0 });
+}
+
+/** "Egyptian · 2 players". */
+export function gameText(summary) {
+  const players = summary.players === 2 ? t("players_2") : t("players_n", { n: summary.players });
+  return t("table_title", { variant: variantName(summary.variant), players });
+}
+
+/**
+ * Where the tournament stands in time, as of `now` (Unix ms): "Starts in 4:05", "Ends in
+ * 12:30", "Round 2 of 5", "Finished 12 May 2025, 18:00". A start more than a day away is
+ * given as a moment.
+ */
+export function clockLine(summary, now) {
+  if (summary.status === "finished") {
+    return summary.ends_at ? t("tournament_finished_at", { when: formatMoment(summary.ends_at) }) : t("tournaments_finished");
+  }
+  if (summary.status === "created") {
+    const left = summary.starts_at - now;
+    if (left <= 0) return t("tournament_starting");
+    if (left > DAY_MS) return t("tournament_starts_at", { when: formatMoment(summary.starts_at) });
+    return t("tournament_starts_in", { time: clockText(left) });
+  }
+  if (summary.kind === "swiss") {
+    return t("tournament_round_of", { round: summary.round || 1, rounds: summary.rounds ?? 0 });
+  }
+  if (!summary.ends_at) return t("tournament_running");
+  const left = summary.ends_at - now;
+  return left > 0 ? t("tournament_ends_in", { time: clockText(left) }) : t("tournament_ending");
+}
+
+/** The badges of a tournament: its format, and rated or casual. */
+export function badges(summary) {
+  return [
+    el("span", { class: `badge kind-badge kind-${summary.kind}`, "data-testid": "kind", text: kindName(summary.kind) }),
+    el("span", { class: `badge ${summary.rated ? "rated-badge" : "casual-badge"}`, "data-testid": "rated", text: t(summary.rated ? "rated" : "casual") }),
+  ];
+}
