@@ -13,12 +13,13 @@ import { getJSON, postJSON, storeToken } from "./api.js";
 import { accountName, profileUrl, redrawAccount, setupAccount } from "./account.js";
 import { errorKey, formatMoment, formatNumber, hasKey, setupLang, t } from "./i18n.js";
 import { nameElement, variantName } from "./matches.js";
-import { badges, clockLine, kindName, lengthText, scoreText } from "./tournament_texts.js";
+import { badges, clockLine, icon, joined, kindName, lengthText, scoreText } from "./tournament_texts.js";
 
 const id = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const POLL_MS = 2000;
 const FOLLOWED_KEY = "basra.tournament.games";
 const FOLLOWED_KEPT = 50;
+const COMPUTER_NAME = /^\S+ \(\w+\)$/;
 
 let tournament = null;
 let offset = 0; // the server's clock minus this browser's, in ms
@@ -67,9 +68,10 @@ function computers() {
   return new Set((tournament?.standings ?? []).filter((s) => s.computer).map((s) => s.name));
 }
 
-/** A name as the tournament shows it: a computer's in the page's language and marked. */
+/** A name as the tournament shows it: a computer's in the page's language and marked
+ * (a computer is named "Layla (expert)", which no account's name can be). */
 function entrantName(name, computer) {
-  if (!computer) return nameElement(name, { kind: "human" });
+  if (!computer && !COMPUTER_NAME.test(name)) return nameElement(name, { kind: "human" });
   return el("span", { class: "computer-name" },
     el("span", { class: "computer-mark", title: t("computer_player"), "aria-label": t("computer_player"), role: "img", text: "⚙" }), " ", nameElement(name));
 }
@@ -124,7 +126,7 @@ function resultCells(results) {
 
 function marks(standing) {
   const out = [];
-  if (standing.fire) out.push(el("span", { class: "fire-mark", role: "img", title: t("tournament_on_fire"), "aria-label": t("tournament_on_fire"), "data-testid": "fire", text: "🔥" }));
+  if (standing.fire) out.push(el("span", { class: "fire-mark", role: "img", title: t("tournament_on_fire"), "aria-label": t("tournament_on_fire"), "data-testid": "fire" }, icon("flame")));
   if (standing.withdrawn) out.push(el("span", { class: "state-mark withdrawn", text: t("tournament_withdrawn_mark") }));
   else if (standing.paused) out.push(el("span", { class: "state-mark paused", text: t("tournament_paused_mark") }));
   if (standing.playing) {
@@ -138,6 +140,7 @@ function renderStandings() {
   const swiss = tournament.kind === "swiss";
   $("standings-none").hidden = standings.length > 0;
   $("standings").hidden = !standings.length;
+  $("standings").classList.toggle("swiss", swiss);
   const columns = ["rank", "player", "tournament_score", "games", "tournament_results",
     ...(swiss ? ["tournament_buchholz", "tournament_sb"] : [])];
   $("standings-head").replaceChildren(el("tr", {}, ...columns.map((key) =>
@@ -213,7 +216,7 @@ function renderPodium() {
   $("podium").hidden = !podium.length;
   const machine = computers();
   $("podium-places").replaceChildren(...podium.slice(0, 3).map((name, i) => el("li", { class: `podium-place place-${i + 1}`, "data-testid": `place-${i + 1}` },
-    el("span", { class: "podium-medal", "aria-hidden": "true", text: ["🥇", "🥈", "🥉"][i] }),
+    el("span", { class: "podium-medal", "aria-hidden": "true", text: formatNumber(i + 1) }),
     el("span", { class: "podium-rank", text: t(`tournament_place_${i + 1}`) }),
     el("span", { class: "podium-name" }, entrantName(name, machine.has(name))),
     el("span", { class: "podium-step", "aria-hidden": "true" }))));
@@ -244,7 +247,7 @@ function renderHead() {
   $("t-clock").textContent = clockLine(tournament, now());
   const players = tournament.players === 2 ? t("players_2") : t("players_n", { n: tournament.players });
   $("t-facts").replaceChildren(
-    fact("tournament_format", `${kindName(tournament.kind)} · ${lengthText(tournament)}`),
+    fact("tournament_format", joined(kindName(tournament.kind), lengthText(tournament))),
     fact("variant", el("a", { href: `/rules/${encodeURIComponent(tournament.variant)}`, "data-testid": "variant-rules", text: variantName(tournament.variant) })),
     fact("players", tournament.teams ? t("tournament_teams_of", { players }) : players),
     fact("turn_timer", t("seconds", { n: tournament.turn_seconds ?? 30 })),

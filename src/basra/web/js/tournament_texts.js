@@ -38,10 +38,16 @@ export function lengthText(summary) {
     : t("duration_minute", { n: summary.minutes ?? 0 });
 }
 
+/** Facts in one line: "Egyptian · 2 players" (in Arabic and Persian with their comma: a
+ * middle dot beside their digits reads as a zero). */
+export function joined(...facts) {
+  return facts.join(t("tournament_joiner"));
+}
+
 /** "Egyptian · 2 players". */
 export function gameText(summary) {
   const players = summary.players === 2 ? t("players_2") : t("players_n", { n: summary.players });
-  return t("table_title", { variant: variantName(summary.variant), players });
+  return joined(variantName(summary.variant), players);
 }
 
 /**
@@ -73,4 +79,26 @@ export function badges(summary) {
     el("span", { class: `badge kind-badge kind-${summary.kind}`, "data-testid": "kind", text: kindName(summary.kind) }),
     el("span", { class: `badge ${summary.rated ? "rated-badge" : "casual-badge"}`, "data-testid": "rated", text: t(summary.rated ? "rated" : "casual") }),
   ];
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const ICONS = {
+  flame: [["path", { d: "M12 1.5c.9 3.4-1.2 5.4-2.9 7.4C7.7 10.6 6.5 12.3 6.5 14.8a5.5 5.5 0 0 0 11 0c0-2.3-1-4.1-2.3-5.5-.2 1.6-.9 2.6-2 3.2.6-4-.2-7.6-1.2-11z", fill: "#e4572e" }],
+    ["path", { d: "M12 12.5c.3 1.5-.8 2.4-1.5 3.3-.4.5-.7 1-.7 1.7a2.2 2.2 0 0 0 4.4 0c0-1.3-.9-2.3-1.5-3 0 .6-.3 1-.7 1.2.3-1.1.3-2.1 0-3.2z", fill: "#ffc94a" }]],
+  trophy: [["path", { d: "M7 3h10v2h3.5v2.5A4.5 4.5 0 0 1 16.3 12a5 5 0 0 1-3.3 2.8V17h3v3.5H8V17h3v-2.2A5 5 0 0 1 7.7 12 4.5 4.5 0 0 1 3.5 7.5V5H7zm0 4H5.5v.5A2.5 2.5 0 0 0 7 9.8zm10 0v2.8a2.5 2.5 0 0 0 1.5-2.3V7z", fill: "#c99a25" }]],
+};
+
+/** A small drawn icon ("flame", "trophy"), hidden from screen readers: its text says it. */
+export function icon(name) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", `icon icon-${name}`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  for (const [tag, attributes] of ICONS[name]) {
+    const part = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attributes)) part.setAttribute(key, value);
+    svg.append(part);
+  }
+  return svg;
 }

@@ -11,7 +11,7 @@ import { getJSON, postJSON } from "./api.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { errorKey, formatNumber, hasKey, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, variantName } from "./matches.js";
-import { badges, clockLine, gameText, lengthText } from "./tournament_texts.js";
+import { badges, clockLine, gameText, icon, joined, lengthText } from "./tournament_texts.js";
 
 const SECTIONS = ["upcoming", "running", "finished"];
 const REFRESH_MS = 5000;
@@ -41,8 +41,8 @@ let formError = null; // [key, params] or { text }
 
 function row(summary) {
   const facts = el("span", { class: "item-sub tournament-facts" },
-    ...badges(summary), " ", gameText(summary), " · ", lengthText(summary), " · ",
-    t("tournament_entrants", { n: summary.entrants ?? 0 }));
+    ...badges(summary), " ", joined(gameText(summary), lengthText(summary),
+      t("tournament_entrants", { n: summary.entrants ?? 0 })));
   const when = el("span", { class: "tournament-when", "data-testid": "clock", "data-clock": summary.id, text: clockLine(summary, Date.now()) });
   const main = el("span", { class: "item-main" },
     el("a", { class: "tournament-name", href: `/tournament/${encodeURIComponent(summary.id)}` }, el("bdi", { text: summary.name })),
@@ -50,7 +50,7 @@ function row(summary) {
   const item = el("li", { class: `list-item tournament-item status-${summary.status}`, "data-id": summary.id, "data-testid": "tournament" }, main, when);
   if (summary.status === "finished" && summary.winner) {
     item.append(el("span", { class: "tournament-winner", "data-testid": "winner" },
-      el("span", { class: "trophy", "aria-hidden": "true", text: "🏆" }), " ", t("winner_is", { name: "" }), nameElement(summary.winner)));
+      icon("trophy"), " ", t("winner_is", { name: "" }), nameElement(summary.winner)));
   }
   return item;
 }
