@@ -16,12 +16,17 @@ BODY_FIELDS = {
     "/api/tables": {"name", "variant", "players", "rules", "seats", "turn_seconds",
                     "takeover_level"},
     "/api/tables/{code}/join": {"name", "seat"},
+    "/api/tournaments": {"kind", "variant", "players", "rated", "minutes", "rounds",
+                         "starts_in", "turn_seconds", "computers", "allow_bots", "name"},
+    "/api/tournaments/{tournament_id}/join": {"partner"},
+    "/api/tournaments/{tournament_id}/pause": {"paused"},
     "/api/signup": {"name", "password"},
     "/api/login": {"name", "password"},
     "/api/puzzles/{puzzle_id}/answer": {"move", "streak"},
 }
 """The routes whose body is a JSON object, and its fields."""
-NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis", "/api/puzzles/streak"}
+NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis", "/api/puzzles/streak",
+           "/api/tournaments/{tournament_id}/withdraw"}
 """The POST routes that read no body."""
 
 

@@ -60,12 +60,19 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               help="Puzzles mined from a match join the public puzzles at once only when "
                    "it was rated and every player was rated at least this much; others "
                    "wait for a moderator.")
+@click.option("--tournaments", "schedule_file", metavar="FILE",
+              type=click.Path(dir_okay=False),
+              help="A TOML file of tournaments the server holds on a schedule (an hourly "
+                   "arena, a daily Swiss...): see docs/web.md, \"Tournaments\".")
+@click.option("--tournament-limit", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Tournaments one account may create in 24 hours.")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], allowed_host: tuple[str, ...],
           create_limit: str, join_limit: str,
           socket_limit: str, signup_limit: str, login_limit: str,
           sockets_per_address: int, max_tables: int, master_workers: int | None,
-          redis_url: str | None, server_id: str | None, puzzle_floor: int) -> None:
+          redis_url: str | None, server_id: str | None, puzzle_floor: int,
+          schedule_file: str | None, tournament_limit: int) -> None:
     """Start the web app: play Basra in the browser with friends and computer players.
 
     One server with SQLite suits a home or a club. For more, start several servers with
@@ -76,8 +83,10 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
 
     import uvicorn
 
+    from basra.players.events import ScheduleError, load_schedule
     from basra.server import create_app
     from basra.server.collector import Collector
+    from basra.server.directing import TournamentSettings
     from basra.server.ratelimit import parse_limits
     from basra.server.security import WebSocketHandshakeProtocol, allowed_hosts, parse_origin
     from basra.store import StorageError, Store, database_url, default_database_url
@@ -101,6 +110,10 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
             parse_limits(rates)
         except ValueError as error:
             raise UserError(f"{option}: {error}") from None
+    try:
+        schedule = () if schedule_file is None else load_schedule(schedule_file)
+    except ScheduleError as error:
+        raise UserError(f"--tournaments: {error}") from None
     if url.startswith("postgresql") and importlib.util.find_spec("asyncpg") is None:
         raise UserError("PostgreSQL storage needs the asyncpg driver: "
                         "pip install 'basra[postgres]'")
@@ -157,12 +170,16 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                      address_connections=sockets_per_address, max_tables=max_tables,
                      master_workers=master_workers, warm_master=True, cluster=cluster,
                      puzzle_floor=puzzle_floor,
+                     tournaments=TournamentSettings(daily_limit=tournament_limit,
+                                                    schedule=schedule),
                      collector=Collector(), allowed_hosts=hosts,
                      rate_limit_storage=redis_url or "memory://")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "
               "(open it in a browser; Ctrl-C stops)", soft_wrap=True)
     out.print(f"Storage: {_hide_password(url)}", soft_wrap=True)
+    for item in schedule:
+        out.print(f"Holds {item.spec.name!r} every {item.every} minutes", soft_wrap=True)
     if cluster is not None:
         out.print(f"Shares tables through Redis {_hide_password(redis_url or '')} as "
                   f"server {cluster.server_id}", soft_wrap=True)

@@ -12,6 +12,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     players_api.py    players' pages and the leaderboards
     analysis_api.py   analyses, puzzles and hints
     moderation_api.py reports, blocks, sanctions and the moderation page
+    tournaments_api.py tournaments: made, listed, joined, their standings and records
     health_api.py     /healthz and /readyz
 """
 
@@ -40,12 +41,14 @@ from . import (
     records_api,
     sessions_api,
     tables_api,
+    tournaments_api,
 )
 from .accounts_api import Accounts, AccountSettings
 from .analysis_api import Analyses
 from .bodies import MAX_BODY
 from .cluster import Cluster
 from .collector import Collector
+from .directing import Director, TournamentSettings
 from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
 from .pages import web_root
@@ -63,7 +66,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
                seeking: SeekSettings | None = None, cluster: Cluster | None = None,
                collector: Collector | None = None, allowed_hosts: Sequence[str] | None = None,
-               **settings: Any) -> FastAPI:
+               tournaments: TournamentSettings | None = None, **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
@@ -75,7 +78,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     default); ``collector`` when the process collects its garbage
     (:class:`basra.server.collector.Collector`, which ``basra serve`` gives; Python's
     defaults without); ``allowed_hosts`` the ``Host`` names it answers
-    (:func:`basra.server.security.allowed_hosts`; any without)."""
+    (:func:`basra.server.security.allowed_hosts`; any without); ``tournaments`` how the
+    tournament director works and the operator's schedule
+    (:class:`basra.server.directing.TournamentSettings`)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
@@ -83,6 +88,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock,
                     limiter=limiter)
     analyses = Analyses(store, hub, limiter=limiter)
+    director = Director(hub, store, tournaments, clock=account_settings.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -91,10 +97,12 @@ def create_app(database: str | None = None, *, store: Store | None = None,
             collector.start()  # (before any table is in memory: none is frozen)
         await hub.start()
         await seeks.start()
+        await director.start()
         try:
             yield
         finally:
             analyses.close()
+            await director.stop()
             await seeks.stop()
             await hub.stop()
             await store.close()
@@ -112,6 +120,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                                   rate_limits=rate_limits,
                                   rate_limit_storage=rate_limit_storage)
     app.state.analyses = analyses
+    app.state.director = director
     moderation_api.register(hub)
     app.state.collector = collector
     if allowed_hosts is not None:
@@ -120,7 +129,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api, moderation_api, sessions_api, learn_api, pwa):
+                   analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
+                   pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -19,10 +19,29 @@ from basra.players.moderation import REPORT_REASONS
 
 from .errors import BadRequestError
 
-__all__ = ["MAX_BODY", "MAX_DEPTH", "AccountBody", "ActionBody", "AnswerBody", "EndSessionsBody",
-           "JoinBody", "NameBody", "NewTableBody", "PasswordBody", "ProgressBody", "QuickBody",
-           "ReportBody",
-           "SeatBody", "nesting", "openapi_body", "read_body", "read_json"]
+__all__ = [
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "AccountBody",
+    "ActionBody",
+    "AnswerBody",
+    "EndSessionsBody",
+    "JoinBody",
+    "NameBody",
+    "NewTableBody",
+    "PasswordBody",
+    "PauseBody",
+    "ProgressBody",
+    "QuickBody",
+    "ReportBody",
+    "SeatBody",
+    "TournamentBody",
+    "TournamentJoinBody",
+    "nesting",
+    "openapi_body",
+    "read_body",
+    "read_json",
+]
 
 MAX_BODY = 1_000_000
 """Largest request body read (an uploaded record), in bytes."""
@@ -149,6 +168,39 @@ class ProgressBody(_Body):
 
     lessons: Any = _field({"type": "array", "items": {"type": "string"}},
                           "The ids of lessons finished.")
+
+
+class TournamentBody(_Body):
+    """``POST /api/tournaments``: a new tournament (:func:`basra.players.events.parse_spec`
+    checks each field)."""
+
+    kind: Any = _field({"enum": ["arena", "swiss"]}, "An arena or a Swiss event.")
+    variant: Any = _field(_TEXT, "The preset played (egyptian by default).")
+    players: Any = _field(_NUMBER, "Players at each table (the preset's first count by "
+                                   "default; 4 is played in teams of two).")
+    rated: Any = _field({"type": "boolean"}, "Whether the games are rated.")
+    minutes: Any = _field(_NUMBER, "An arena's length, 5 to 720 minutes.")
+    rounds: Any = _field(_NUMBER, "A Swiss event's rounds, 1 to 20.")
+    starts_in: Any = _field(_NUMBER, "Seconds until it starts (60 by default).")
+    turn_seconds: Any = _field(_NUMBER, "The turn timer, 5 to 600 seconds (30).")
+    computers: Any = _field({"type": "array", "items": {"type": "string"}},
+                            "Levels of the computer entrants, one each.")
+    allow_bots: Any = _field({"type": "boolean"}, "Whether bot accounts may enter.")
+    name: Any = _field(_TEXT, "Its name (the variant and kind by default).")
+
+
+class TournamentJoinBody(_Body):
+    """``POST /api/tournaments/{id}/join``."""
+
+    partner: Any = _field(_TEXT, "A partnership event's partner: the account you enter "
+                                 "with (who joins naming you back).")
+
+
+class PauseBody(_Body):
+    """``POST /api/tournaments/{id}/pause``."""
+
+    paused: Any = _field({"type": "boolean"}, "Pause (true) or come back (false).")
+
 
 MAX_DEPTH = 32
 """Most levels of nested arrays and objects in a request body: no body the API takes

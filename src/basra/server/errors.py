@@ -56,10 +56,12 @@ __all__ = [
     "ServerBusyError",
     "TableMovedError",
     "TooManyConnectionsError",
+    "TournamentError",
     "UnknownLessonError",
     "UnknownSessionError",
     "UnknownTableError",
     "UnknownTokenError",
+    "UnknownTournamentError",
     "UnrestoredTableError",
     "WrongPasswordError",
     "error_body",
@@ -334,6 +336,29 @@ class AccountClosedError(Refusal):
     code = "account_closed"
 
 
+# -- tournaments -------------------------------------------------------------------------
+
+class TournamentError(Refusal):
+    """A tournament request refused; ``code`` says why: ``bad_tournament`` (a bad field,
+    ``params.field`` names it), ``tournament_closed`` (over, or a Swiss event already
+    started), ``not_entered`` (withdraw or pause without having joined),
+    ``tournament_limit`` (an account's most new tournaments a day, ``params.most``)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
+
+
+class UnknownTournamentError(Refusal):
+    """No tournament has the id."""
+
+    code = "unknown_tournament"
+
+
+TOURNAMENT_STATUS = {"bad_tournament": 422, "tournament_closed": 409, "not_entered": 409,
+                     "tournament_limit": 429}
+"""The HTTP status of each code of :class:`TournamentError`."""
+
 MODERATION_STATUS = {"moderators_only": 403, "bad_report": 400, "report_open": 409,
                      "bad_block": 400, "bad_action": 400, "nothing_to_act_on": 404}
 """The HTTP status of each code of :class:`ModerationError`."""
@@ -396,6 +421,8 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownUserError: ErrorKind("unknown_user", 404, 4404),
     NoPageError: ErrorKind("no_page", 404, 4404),
     UnknownLessonError: ErrorKind("unknown_lesson", 404, 4404),
+    UnknownTournamentError: ErrorKind("unknown_tournament", 404, 4404),
+    TournamentError: ErrorKind("bad_tournament", 422, 4400),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
     ExpiredTableError: ErrorKind("expired", 410, 4410),
@@ -418,7 +445,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
 is answered as its nearest listed base)."""
 
 STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409,
-                  **MODERATION_STATUS}
+                  **MODERATION_STATUS, **TOURNAMENT_STATUS}
 """The codes of an error type (one with its own ``code``) whose HTTP status is not the
 type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
 turn (409, where other hint refusals are 403), the codes of moderation."""

@@ -385,11 +385,12 @@ class Tables:
     async def sweep(self) -> None:
         """One look at every table with no connection: an unopened one past
         ``unopened_after`` expires; any past ``idle_after`` (``finished_after`` once its
-        match is over) leaves memory."""
+        match is over) leaves memory. A tournament's table plays on while its match runs."""
         now = time.monotonic()
         for code, since in list(self._idle_since.items()):
             table = self.tables.get(code)
-            if table is None or self.sockets.attended(code) or self.play.busy(code):
+            if (table is None or self.sockets.attended(code) or self.play.busy(code)
+                    or (table.plays_unattended and table.status == "playing")):
                 continue
             if not table.opened and now - since >= self.settings.unopened_after:
                 await self._expire(table)

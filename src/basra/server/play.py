@@ -192,6 +192,9 @@ class TablePlay:
                 await self._resign(table, seat)
             elif intent.kind == "abort":
                 await self._abort(table, seat)
+            elif intent.kind == "rematch" and table.config.tournament is not None:
+                raise IntentError("tournament_game", "a tournament game has no rematch: "
+                                  "the tournament pairs your next game")
             elif intent.kind == "rematch" and table.config.rated:
                 await self._rated_rematch(table, seat)
             elif intent.kind == "rematch":
@@ -460,11 +463,13 @@ class TablePlay:
     def plan(self, table: Table) -> None:
         """Arm the table's next event, unless the same turn already has one (comings and
         goings must not restart a turn timer or delay a computer move). Nothing is armed
-        at a table nobody is connected to, or while storage fails."""
+        at a table nobody is connected to (but a tournament's, which plays on: its turn
+        timer runs and its computers play), or while storage fails."""
         self._watch_absent(table)
         seat = table.to_play()
         seq = table.seq
-        attended = self.sockets.attended(table.code) and table.paused is None
+        attended = ((self.sockets.attended(table.code) or table.plays_unattended)
+                    and table.paused is None)
         self._note_pause(table, seat, attended)
         turn = None if seat is None or not attended else (seq, seat, table.computer_plays(seat))
         if turn is not None and table.code in self._next_event \

@@ -100,6 +100,9 @@ class TableConfig:
     public: bool = False
     """The Watch page lists the table while its match is played (tables made by pairing
     seeks; see :mod:`basra.server.watching`)."""
+    tournament: str | None = None
+    """The tournament whose game this is (one match: no rematch; see
+    :mod:`basra.server.directing`)."""
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.overrides)
@@ -115,6 +118,7 @@ class TableConfig:
             "seats": [seat.to_dict() for seat in self.seats],
             "turn_seconds": self.turn_seconds, "takeover_level": self.takeover_level,
             "rated": self.rated, "pool": self.pool, "public": self.public,
+            "tournament": self.tournament,
         }
 
     @classmethod
@@ -153,7 +157,7 @@ class TableConfig:
             data["variant"], data["players"], dict(data["rules"]),
             tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
             data["turn_seconds"], data["takeover_level"], bool(data.get("rated", False)),
-            bool(data.get("public", False)),
+            bool(data.get("public", False)), data.get("tournament"),
         )
 
 
@@ -235,6 +239,12 @@ class Table:
         ended there for everyone, see :meth:`abort`), or None."""
 
     # -- seats -------------------------------------------------------------------------
+
+    @property
+    def plays_unattended(self) -> bool:
+        """Whether the match plays on with nobody connected (a tournament's game: its
+        turn timer runs and its computers play, so that an absent player's game ends)."""
+        return self.config.tournament is not None
 
     @property
     def status(self) -> str:

@@ -80,7 +80,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "records": list(table.record_ids),
         "rated": table.config.rated, "pool": table.config.pool,
         "house_rules": dict(table.config.overrides),
-    }
+    } | ({} if table.config.tournament is None else {"tournament": table.config.tournament})
 
 
 def deal_score_view(rules: Rules, number: int, deal: DealHistory) -> dict[str, Any]:
@@ -180,6 +180,8 @@ def state_message(table: Table, seat: int | None,
     }
     if table.config.rated:
         message["conduct"] = conduct_view(table)
+    if table.config.tournament is not None:
+        message["tournament"] = table.config.tournament
     if match is None:
         return message
     view = observe(match, 0 if seat is None else seat)

@@ -97,6 +97,13 @@ class Accounts:
                 users_table.c.name_key == name_key))).first()
         return None if row is None else user_of_row(row)
 
+    async def find_by_id(self, user_id: int) -> StoredUser | None:
+        """The account with this id, if any."""
+        async with self._writer.engine.connect() as conn:
+            row = (await conn.execute(select(users_table).where(
+                users_table.c.id == user_id))).first()
+        return None if row is None else user_of_row(row)
+
     async def find_for_login(self, name: str, name_key: str) -> StoredUser | None:
         """The account named exactly ``name``, else the one with this name key (an
         account that kept its old key in migration 0009 is found by its name)."""

@@ -4,20 +4,21 @@
 one :class:`~basra.store.writer.Writer` that every change goes through, with one object
 per capability, each in its own module:
 
-==================== =================================================================
-``store.tables``     tables in progress: configuration, seats, moves (:mod:`.tables`)
-``store.records``    finished matches as ``basra-record/1`` documents (:mod:`.records`)
-``store.ratings``    accounts' ratings, their history, the leaderboard (:mod:`.ratings`)
-``store.accounts``   accounts, sessions and wrong passwords (:mod:`.accounts`)
-``store.analysis``   analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
-``store.flags``      what the server flags for moderators (:mod:`.flags`)
-``store.moderation`` moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
-``store.conduct``    abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
-``store.logins``     wrong passwords per name and address, sessions (:mod:`.logins`)
-``store.reveals``    puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
-``store.streaks``    accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
-``store.learning``   the lessons each account has finished (:mod:`.learning`)
-==================== =================================================================
+===================== =================================================================
+``store.tables``      tables in progress: configuration, seats, moves (:mod:`.tables`)
+``store.records``     finished matches as ``basra-record/1`` documents (:mod:`.records`)
+``store.ratings``     accounts' ratings, their history, the leaderboard (:mod:`.ratings`)
+``store.accounts``    accounts, sessions and wrong passwords (:mod:`.accounts`)
+``store.analysis``    analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
+``store.flags``       what the server flags for moderators (:mod:`.flags`)
+``store.moderation``  moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
+``store.conduct``     abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
+``store.logins``      wrong passwords per name and address, sessions (:mod:`.logins`)
+``store.reveals``     puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
+``store.streaks``     accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
+``store.tournaments`` tournaments, their entrants and games (:mod:`.tournaments`)
+``store.learning``    the lessons each account has finished (:mod:`.learning`)
+===================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
 'sqlite+aiosqlite:///tmp/basra.db'
@@ -50,6 +51,7 @@ from .reveals import Reveals
 from .sqlite import reader_pragmas, writer_pragmas
 from .streaks import Streaks
 from .tables import Tables
+from .tournaments import Tournaments
 from .writer import StorageError, StoreHealth, Writer, reason
 
 __all__ = ["Store", "database_url", "default_database_url", "migrate", "shown_url"]
@@ -126,6 +128,7 @@ class Store:
         self.reveals = Reveals(self.writer)
         self.streaks = Streaks(self.writer)
         self.learning = Learning(self.writer)
+        self.tournaments = Tournaments(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

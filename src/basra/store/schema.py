@@ -28,6 +28,8 @@ basra_blocks          one per block; basra_sanctions one per mute, ban, closing;
 basra_audit           one per moderator's action
 basra_abandons        one per rated match an account aborted or forfeited (the playban)
 basra_puzzle_reveals  one per puzzle and account or address hash shown its solution
+basra_tournaments     one per tournament; basra_tournament_entrants one per entrant;
+basra_tournament_games one per game or Swiss bye of a tournament
 =============  ================================================================
 """
 
@@ -48,12 +50,14 @@ from sqlalchemy import (
 
 __all__ = [
     "ABANDON_KINDS",
+    "ENTRANT_STATUSES",
     "FLAG_KINDS",
     "FLAG_STATUSES",
     "MINED_PUZZLE_STATUSES",
     "REPORT_STATUSES",
     "SANCTION_KINDS",
     "TABLE_STATUSES",
+    "TOURNAMENT_STATUSES",
     "abandons_table",
     "analyses_table",
     "audit_table",
@@ -79,6 +83,9 @@ __all__ = [
     "seats_table",
     "sessions_table",
     "tables_table",
+    "tournament_entrants_table",
+    "tournament_games_table",
+    "tournaments_table",
     "users_table",
 ]
 
@@ -452,3 +459,75 @@ puzzle_streaks_table = Table(
 """An account's Puzzle Streak: the puzzles solved in a row in the streak it is playing
 (``streak``), its best streak ever, and the last puzzle it counted (a puzzle answered
 again does not count twice)."""
+
+# tournaments (migration 0014)
+
+TOURNAMENT_STATUSES = ("created", "started", "finished")
+"""``basra_tournaments.status``: announced and open to join, being played, over."""
+ENTRANT_STATUSES = ("active", "paused", "withdrawn", "invited")
+"""``basra_tournament_entrants.status``: paired when free, not paired until it comes back,
+gone for good (its results stay), a team waiting for its second member."""
+
+tournaments_table = Table(
+    "basra_tournaments", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("turn_seconds", Integer, nullable=False),
+    Column("minutes", Integer, nullable=True),
+    Column("rounds", Integer, nullable=True),
+    Column("round", Integer, nullable=False, server_default="0"),
+    Column("starts_at", BigInteger, nullable=False),
+    Column("ends_at", BigInteger, nullable=True),
+    Column("status", String(12), nullable=False),
+    Column("created_by", Integer, nullable=True),
+    Column("schedule_key", String(160), nullable=True, unique=True),
+    Column("allow_bots", Integer, nullable=False, server_default="0"),
+    Column("created_at", BigInteger, nullable=False),
+    Column("finished_at", BigInteger, nullable=True),
+    Index("ix_basra_tournaments_status", "status", "starts_at"),
+    Index("ix_basra_tournaments_creator", "created_by", "created_at"),
+)
+"""One per tournament (``basra.server.directing``): an arena (``minutes`` long) or a Swiss
+event (``rounds``, the current one in ``round``); ``created_by`` the account that made it,
+NULL for the server's schedule, whose events carry a unique ``schedule_key`` (made once
+however many servers read the schedule). Times in Unix milliseconds."""
+
+tournament_entrants_table = Table(
+    "basra_tournament_entrants", metadata,
+    Column("tournament_id", String(16), primary_key=True),
+    Column("key", String(64), primary_key=True),
+    Column("name", String(140), nullable=False),
+    Column("level", String(16), nullable=True),
+    Column("members", Text, nullable=False),
+    Column("invited", Integer, nullable=True),
+    Column("rating", Integer, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("joined_at", BigInteger, nullable=False),
+)
+"""One per entrant: an account (``user:ID``), a team of two accounts (``team:ID-ID``), or
+a computer (``computer:N``, its ``level``). ``members`` is the JSON list of the accounts
+that play it (empty for a computer); ``invited`` the account a one-member team waits for."""
+
+tournament_games_table = Table(
+    "basra_tournament_games", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("entrants", Text, nullable=False),
+    Column("table_code", String(32), nullable=True, unique=True),
+    Column("seats", Text, nullable=True),
+    Column("ranks", Text, nullable=True),
+    Column("record_id", Integer, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Column("finished_at", BigInteger, nullable=True),
+    Index("ix_basra_tournament_games_t", "tournament_id", "round"),
+)
+"""One per game of a tournament, and one per Swiss bye (one entrant, no table). The
+pairing is stored first (``table_code`` NULL), then its table is made; ``entrants`` the
+JSON keys, one per side; ``seats`` the JSON ``{user_id: [seat, token]}`` each account's
+seat until the game ends; ``ranks`` the JSON places of the sides (0 first) once the
+result is counted (set once: a result never counts twice)."""
