@@ -13,7 +13,7 @@ import { getJSON, postJSON, storeToken } from "./api.js";
 import { accountName, profileUrl, redrawAccount, setupAccount } from "./account.js";
 import { errorKey, formatMoment, formatNumber, hasKey, setupLang, t } from "./i18n.js";
 import { nameElement, variantName } from "./matches.js";
-import { badges, clockLine, icon, joined, kindName, lengthText, scoreText } from "./tournament_texts.js";
+import { badges, clockLine, icon, joined, kindName, lengthText, scoreText, tournamentName } from "./tournament_texts.js";
 
 const id = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const POLL_MS = 2000;
@@ -211,15 +211,21 @@ function renderGames() {
   download.setAttribute("download", `tournament-${id}.ndjson`);
 }
 
+/** The first three, the winner on the highest step; each named by their rank in the
+ * standings (two tied for first are both first). */
 function renderPodium() {
   const podium = tournament.podium ?? [];
   $("podium").hidden = !podium.length;
   const machine = computers();
-  $("podium-places").replaceChildren(...podium.slice(0, 3).map((name, i) => el("li", { class: `podium-place place-${i + 1}`, "data-testid": `place-${i + 1}` },
-    el("span", { class: "podium-medal", "aria-hidden": "true", text: formatNumber(i + 1) }),
-    el("span", { class: "podium-rank", text: t(`tournament_place_${i + 1}`) }),
-    el("span", { class: "podium-name" }, entrantName(name, machine.has(name))),
-    el("span", { class: "podium-step", "aria-hidden": "true" }))));
+  const ranks = new Map((tournament.standings ?? []).map((standing) => [standing.name, standing.rank]));
+  $("podium-places").replaceChildren(...podium.slice(0, 3).map((name, i) => {
+    const rank = ranks.get(name) ?? i + 1;
+    return el("li", { class: `podium-place place-${i + 1}`, "data-testid": `place-${i + 1}` },
+      el("span", { class: "podium-medal", "aria-hidden": "true", text: formatNumber(rank) }),
+      el("span", { class: "podium-rank", text: rank <= 3 ? t(`tournament_place_${rank}`) : formatNumber(rank) }),
+      el("span", { class: "podium-name" }, entrantName(name, machine.has(name))),
+      el("span", { class: "podium-step", "aria-hidden": "true" }));
+  }));
 }
 
 /** The rules in a few sentences: the format and length, the points, byes and tie-breaks. */
@@ -241,8 +247,9 @@ function fact(key, ...value) {
 }
 
 function renderHead() {
-  $("t-title").replaceChildren(el("bdi", { text: tournament.name }));
-  document.title = `${tournament.name} · ${t("basra")}`;
+  const name = tournamentName(tournament);
+  $("t-title").replaceChildren(el("bdi", { text: name }));
+  document.title = `${name} · ${t("basra")}`;
   $("t-badges").replaceChildren(...badges(tournament));
   $("t-clock").textContent = clockLine(tournament, now());
   const players = tournament.players === 2 ? t("players_2") : t("players_n", { n: tournament.players });
@@ -265,7 +272,6 @@ function message(error) {
 function renderEntry() {
   const you = tournament.you;
   const finished = tournament.status === "finished";
-  $("t-entry").hidden = false;
   $("t-guest").hidden = Boolean(you) || finished;
   const status = you?.status ?? null;
   const inIt = Boolean(you?.entered) && status !== "withdrawn";
@@ -292,6 +298,9 @@ function renderEntry() {
   $("t-error").textContent = message(actionError);
   $("t-error").hidden = !actionError;
   document.body.dataset.you = status ?? "";
+  // Nothing to say or do (a finished tournament): no empty box.
+  const parts = ["t-join", "t-pause", "t-resume", "t-withdraw", "t-you", "t-your-game", "t-partner-field", "t-guest", "t-error"];
+  $("t-entry").hidden = parts.every((part) => $(part).hidden);
 }
 
 function renderMissing() {

@@ -11,6 +11,19 @@ import { variantName } from "./matches.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/**
+ * The tournament's name: as its creator wrote it, or, when the server named it ("Egyptian
+ * Arena", "Six card Swiss": the variant and the format, as players/events.py does), that
+ * name in the page's language.
+ */
+export function tournamentName(summary) {
+  const variant = String(summary.variant ?? "").replaceAll("-", " ");
+  const kind = String(summary.kind ?? "");
+  const given = `${variant.charAt(0).toUpperCase()}${variant.slice(1)} ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`;
+  if (summary.name && summary.name !== given) return summary.name;
+  return t("tournament_default_name", { variant: variantName(summary.variant), kind: kindName(summary.kind) });
+}
+
 /** "Arena" or "Swiss" in the page's language. */
 export function kindName(kind) {
   return t(kind === "swiss" ? "kind_swiss" : "kind_arena");

@@ -11,7 +11,7 @@ import { getJSON, postJSON } from "./api.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { errorKey, formatNumber, hasKey, levelName, setupLang, t } from "./i18n.js";
 import { nameElement, variantName } from "./matches.js";
-import { badges, clockLine, gameText, icon, joined, lengthText } from "./tournament_texts.js";
+import { badges, clockLine, gameText, icon, joined, lengthText, tournamentName } from "./tournament_texts.js";
 
 const SECTIONS = ["upcoming", "running", "finished"];
 const REFRESH_MS = 5000;
@@ -45,7 +45,7 @@ function row(summary) {
       t("tournament_entrants", { n: summary.entrants ?? 0 })));
   const when = el("span", { class: "tournament-when", "data-testid": "clock", "data-clock": summary.id, text: clockLine(summary, Date.now()) });
   const main = el("span", { class: "item-main" },
-    el("a", { class: "tournament-name", href: `/tournament/${encodeURIComponent(summary.id)}` }, el("bdi", { text: summary.name })),
+    el("a", { class: "tournament-name", href: `/tournament/${encodeURIComponent(summary.id)}` }, el("bdi", { text: tournamentName(summary) })),
     facts);
   const item = el("li", { class: `list-item tournament-item status-${summary.status}`, "data-id": summary.id, "data-testid": "tournament" }, main, when);
   if (summary.status === "finished" && summary.winner) {
