@@ -312,3 +312,42 @@ def test_two_accounts_play_an_arena_with_computers_to_its_podium(
     expect(item.get_by_test_id("winner")).to_contain_text(winner_name)
     expect_translated(page, allowed)
     shot(page, "list")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_new_tournament_form_checks_its_fields_and_opens_the_new_tournament(
+        visit: Visit, language: str, shot: Callable[[Page, str], None]) -> None:
+    """A guest is asked to log in; an account fills the form (a bad length is refused
+    beside its field, which takes the focus) and lands on the new tournament's page."""
+    page = visit("creator", language)
+    page.goto("/tournaments")
+    expect(page.get_by_test_id("create-guest")).to_have_text(
+        text(language, "tournament_login_to_create"))
+    expect(page.locator("#tournament-form")).to_be_hidden()
+    name = sign_up(page, "Hala")
+    page.reload()
+    form = page.locator("#tournament-form")
+    expect(form).to_be_visible()
+    expect(page.get_by_test_id("create-guest")).to_be_hidden()
+    length = form.get_by_label(text(language, "tournament_minutes_label"))
+    length.fill("3")
+    form.get_by_role("button", name=text(language, "tournament_create")).click()
+    expect(page.locator("#t-minutes-error")).to_have_text(
+        phrase(language, "err_range", min=5, max=720))
+    expect(length).to_be_focused()
+    expect(length).to_have_attribute("aria-invalid", "true")
+    expect_translated(page, (name,))
+    shot(page, "refused")
+    form.get_by_label(text(language, "tournament_format")).select_option("swiss")
+    expect(length).to_be_hidden()
+    form.get_by_label(text(language, "tournament_rounds_label")).fill("3")
+    form.get_by_label(text(language, "level_expert"), exact=True).fill("2")
+    form.get_by_role("button", name=text(language, "tournament_create")).click()
+    page.wait_for_url(TOURNAMENT_URL)
+    expect(page.get_by_test_id("rules")).to_contain_text(
+        phrase(language, "tournament_rules_swiss",
+               rounds=phrase(language, "tournament_rounds", n=3)))
+    expect(page.get_by_test_id("standing").locator(".computer-mark")).to_have_count(2)
+    expect(page.get_by_role("button", name=text(language, "tournament_join"))).to_be_visible()
+    expect_translated(page, (name,))
+    shot(page, "made")
