@@ -10,6 +10,10 @@ command: the tournament director passes every 0.2 s and an arena's minute lasts
 arena of the shortest length the API takes (5 minutes) is over while its first games are
 played, and those games end it.
 
+The New tournament form is checked on its own: a guest is asked to log in, a bad value is
+refused beside its field, a tournament made from it opens, and its page's Join, Pause,
+Resume and Withdraw act through their routes.
+
 The table's side alone (a finished match of a tournament's game leads back to the
 tournament) is also checked with a state sent to the page (``tap_sockets``), as the server
 sends it (``docs/web-protocol.md``).
@@ -348,6 +352,24 @@ def test_the_new_tournament_form_checks_its_fields_and_opens_the_new_tournament(
         phrase(language, "tournament_rules_swiss",
                rounds=phrase(language, "tournament_rounds", n=3)))
     expect(page.get_by_test_id("standing").locator(".computer-mark")).to_have_count(2)
-    expect(page.get_by_role("button", name=text(language, "tournament_join"))).to_be_visible()
     expect_translated(page, (name,))
     shot(page, "made")
+
+    # Join, Pause, Resume and Withdraw, each through its route.
+    def press(key: str) -> None:
+        page.get_by_role("button", name=text(language, key)).click()
+
+    press("tournament_join")
+    expect(page.get_by_test_id("you")).to_have_text(text(language, "tournament_you_active"))
+    expect(page.get_by_test_id("standing").filter(has_text=name)).to_be_visible()
+    press("tournament_pause")
+    expect(page.get_by_test_id("you")).to_have_text(text(language, "tournament_you_paused"))
+    expect(page.get_by_test_id("standing").filter(has_text=name)).to_contain_text(
+        text(language, "tournament_paused_mark"))
+    press("tournament_resume")
+    expect(page.get_by_test_id("you")).to_have_text(text(language, "tournament_you_active"))
+    press("tournament_withdraw")  # before a Swiss starts, withdrawing leaves it
+    expect(page.get_by_test_id("standing").filter(has_text=name)).to_have_count(0)
+    expect(page.get_by_role("button", name=text(language, "tournament_join"))).to_be_visible()
+    expect(page.get_by_role("button", name=text(language, "tournament_withdraw"))
+           ).to_be_hidden()
