@@ -88,9 +88,11 @@ async def _view(request: Request, tournament: StoredTournament,
     if user is not None:
         mine = entrant_for(tournament, entrants, user[0])
         status = None if mine is None else mine.status
-        entered = status in ("active", "paused", "invited")
+        invitee = mine is not None and mine.invited == user[0]
+        entered = status in ("active", "paused", "invited") and not invitee
         view["you"] = {
             "entered": entered, "status": status,
+            "invited_by": mine.members[0][1] if invitee and mine is not None else None,
             "game": account_game(games, user[0]),
             "can_join": not finished and not entered
             and (tournament.kind == "arena" or tournament.status == "created"),
@@ -171,8 +173,8 @@ async def join(tournament_id: str, request: Request, store: StoreOf,
     entrants = await store.tournaments.entrants(tournament.id)
     mine = entrant_for(tournament, entrants, user[0])
     now = _director(request).now_ms()
-    if mine is not None and mine.status != "withdrawn":
-        return await _view(request, tournament, user)
+    if mine is not None and mine.status != "withdrawn" and mine.invited != user[0]:
+        return await _view(request, tournament, user)  # in already
     pool = pool_key(tournament.variant, tournament.players)
     rules = make_rules(tournament.variant, tournament.players)
     if rules.sides == rules.players:
