@@ -19,7 +19,11 @@ restarted server, or another one, carries on where it stopped, and a result coun
   (the player left, or never came) is paused: absent players stop being paired until they
   come back (the Pause button).
 - **Arena**: the entrants free now are paired in waves (:func:`pair_arena`); a table of
-  computers only is never made (they play people).
+  computers only is never made (they play people), and a person left over meets the
+  computers free.
+- **Blocks**: entrants whose players blocked one another are kept apart as matchmaking
+  keeps them (an arena pairs them as if they had just met, a Swiss event as if they had
+  met before).
 - **Swiss**: when every game of a round is counted, the next round is paired
   (:func:`pair_swiss`), byes counted at once; after the last round it is over.
 
@@ -306,22 +310,33 @@ class Director:
                 base[key].append(points)
                 last[key] = frozenset(game.entrants) - {key}
         active = [e for e in entrants.values() if e.status == "active"]
-        waiting = [ArenaPlayer(e.key, e.rating, sum(arena_points(base[e.key])),
-                               last.get(e.key, frozenset()))
-                   for e in active if e.key not in busy]
         sides = make_rules(tournament.variant, tournament.players).sides
+        if sum(1 for e in active if e.key not in busy) < sides:
+            return
+        apart = await self._apart(entrants)
+        waiting = [ArenaPlayer(e.key, e.rating, sum(arena_points(base[e.key])),
+                               last.get(e.key, frozenset()) | apart.get(e.key, frozenset()))
+                   for e in active if e.key not in busy]
         tables = [t for t in pair_arena(waiting, sides, active=len(active))
                   if not all(entrants[key].computer for key in t)]
         taken = {key for table in tables for key in table}
         people = [p.key for p in waiting if p.key not in taken and not entrants[p.key].computer]
         machines = [p.key for p in waiting if p.key not in taken and entrants[p.key].computer]
-        while people and len(people) + len(machines) >= sides:
-            table = [people.pop(0)]
-            while len(table) < sides and (machines or people):
-                table.append(machines.pop(0) if machines else people.pop(0))
-            tables.append(tuple(table))
+        while people and len(machines) >= sides - 1:  # a person left over meets computers
+            tables.append((people.pop(0), *(machines.pop(0) for _ in range(sides - 1))))
         if tables:
             await self._pair(tournament, tournament.round, tables, entrants)
+
+    async def _apart(self, entrants: dict[str, StoredEntrant]) -> dict[str, frozenset[str]]:
+        """The entrants each entrant is kept apart from: one of their players blocked a
+        player of the other (as matchmaking never seats them together)."""
+        of_account = {user_id: e.key for e in entrants.values() for user_id, _ in e.members}
+        apart: dict[str, set[str]] = defaultdict(set)
+        for user_id, key in of_account.items():
+            for other in await self.store.moderation.avoided(user_id):
+                if other in of_account and of_account[other] != key:
+                    apart[key].add(of_account[other])
+        return {key: frozenset(others) for key, others in apart.items()}
 
     async def _pair(self, tournament: StoredTournament, round_number: int,
                     tables: list[tuple[str, ...]], entrants: dict[str, StoredEntrant],
@@ -345,8 +360,11 @@ class Director:
         if tournament.round >= rounds or len(playing) < sides:
             await self.store.tournaments.finish(tournament.id)
             return
+        apart = await self._apart(entrants)
         pairing = pair_swiss([Entrant(e.key, e.name, e.rating) for e in playing],
-                             swiss_rounds(games), sides)
+                             swiss_rounds(games), sides,
+                             [frozenset((key, other)) for key, others in apart.items()
+                              for other in others])
         await self._pair(tournament, tournament.round + 1, list(pairing.tables), entrants,
                          pairing.byes, swiss_round=True)
 

@@ -38,6 +38,7 @@ from .directing import (
     stored_tournament,
 )
 from .errors import LoginRequiredError, TournamentError, UnknownTournamentError
+from .seeking import Seeking
 from .tournament_views import games_view, standings, summary
 
 __all__ = ["router"]
@@ -160,7 +161,8 @@ async def one(tournament_id: str, request: Request, store: StoreOf,
              openapi_extra=openapi_body(TournamentJoinBody))
 async def join(tournament_id: str, request: Request, store: StoreOf,
                user: AccountOf) -> dict[str, Any]:
-    """Enter the logged-in account (with a partner in a partnership event)."""
+    """Enter the logged-in account (with a partner in a partnership event); a rated
+    event refuses an account kept from rated play (``playban``, ``rated_banned``)."""
     if user is None:
         raise LoginRequiredError("tournaments are for players with an account: log in first")
     tournament = await _tournament(store, tournament_id)
@@ -170,6 +172,9 @@ async def join(tournament_id: str, request: Request, store: StoreOf,
         raise TournamentError("tournament_closed", "this tournament is over"
                               if tournament.status == "finished" else
                               "this Swiss tournament has started: it takes no new entrants")
+    if tournament.rated:
+        seeking: Seeking = request.app.state.seeking
+        await seeking.check_rated_play(user[0])  # a playban, a moderator's ban
     entrants = await store.tournaments.entrants(tournament.id)
     mine = entrant_for(tournament, entrants, user[0])
     now = _director(request).now_ms()
