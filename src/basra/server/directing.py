@@ -72,7 +72,7 @@ from basra.store.tournaments import (
 from .errors import ServerBusyError
 from .hub import Hub
 from .table import ConfigError, SeatConfig, TableConfig
-from .tournament_views import swiss_rounds
+from .tournament_views import standings, swiss_rounds
 
 __all__ = ["DIRECTOR", "Director", "TournamentSettings"]
 
@@ -298,7 +298,7 @@ class Director:
         pending = [g for g in games if g.ranks is None and not g.bye]
         if tournament.ends_at is not None and now >= tournament.ends_at:
             if not pending:
-                await self.store.tournaments.finish(tournament.id)
+                await self._finish(tournament)
             return
         busy = {key for game in pending for key in game.entrants}
         base: dict[str, list[float]] = defaultdict(list)
@@ -348,6 +348,15 @@ class Director:
         for game in stored:
             await self._seat(tournament, game, entrants)
 
+    async def _finish(self, tournament: StoredTournament) -> None:
+        """End a tournament, its winner the first of the final standings."""
+        store = self.store.tournaments
+        lines = standings(tournament, await store.entrants(tournament.id),
+                          await store.games(tournament.id))
+        winner = lines[0]["name"] if lines and lines[0]["games"] else None
+        if await store.finish(tournament.id, winner):
+            log.info("tournament %s is over: %s won", tournament.id, winner or "nobody")
+
     # -- Swiss ---------------------------------------------------------------------------
 
     async def _swiss(self, tournament: StoredTournament, games: list[StoredGame],
@@ -358,7 +367,7 @@ class Director:
         playing = [e for e in entrants.values() if e.status == "active"]
         sides = make_rules(tournament.variant, tournament.players).sides
         if tournament.round >= rounds or len(playing) < sides:
-            await self.store.tournaments.finish(tournament.id)
+            await self._finish(tournament)
             return
         apart = await self._apart(entrants)
         pairing = pair_swiss([Entrant(e.key, e.name, e.rating) for e in playing],

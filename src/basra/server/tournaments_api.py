@@ -133,17 +133,9 @@ async def listing(store: StoreOf) -> dict[str, Any]:
     live = await store.tournaments.live()
     finished = await store.tournaments.finished(FINISHED_LISTED)
     counts = await store.tournaments.entrant_counts([t.id for t in [*live, *finished]])
-    winners = {}
-    for tournament in finished:
-        lines = standings(tournament, await store.tournaments.entrants(tournament.id),
-                          await store.tournaments.games(tournament.id))
-        winners[tournament.id] = (lines[0]["name"] if lines and lines[0]["games"]
-                                  else None)
 
     def line(tournament: StoredTournament) -> dict[str, Any]:
-        shown = summary(tournament, counts.get(tournament.id, 0))
-        shown["winner"] = winners.get(tournament.id)
-        return shown
+        return summary(tournament, counts.get(tournament.id, 0))
 
     return {"upcoming": [line(t) for t in live if t.status == "created"],
             "running": [line(t) for t in live if t.status == "started"],

@@ -488,13 +488,15 @@ tournaments_table = Table(
     Column("allow_bots", Integer, nullable=False, server_default="0"),
     Column("created_at", BigInteger, nullable=False),
     Column("finished_at", BigInteger, nullable=True),
+    Column("winner", String(140), nullable=True),
     Index("ix_basra_tournaments_status", "status", "starts_at"),
     Index("ix_basra_tournaments_creator", "created_by", "created_at"),
 )
 """One per tournament (``basra.server.directing``): an arena (``minutes`` long) or a Swiss
 event (``rounds``, the current one in ``round``); ``created_by`` the account that made it,
 NULL for the server's schedule, whose events carry a unique ``schedule_key`` (made once
-however many servers read the schedule). Times in Unix milliseconds."""
+however many servers read the schedule); ``winner`` the first entrant's name once it is
+over (NULL when nobody played). Times in Unix milliseconds."""
 
 tournament_entrants_table = Table(
     "basra_tournament_entrants", metadata,
