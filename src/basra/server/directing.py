@@ -13,6 +13,8 @@ restarted server, or another one, carries on where it stopped, and a result coun
   casual, public on the Watch page, its seats taken for the entrants' accounts or the
   computer, the seat order drawn at random). Each account's seat and token wait in the
   store for the tournament page to take the player there.
+- **Tables**: a game's table that no server holds in memory (after a restart, or the death
+  of its server in a cluster) is loaded again, so that it plays on to its end.
 - **Results**: a table's record gives the sides' places (forfeits and resignations rank
   last, as in rated play); a match aborted before any result ranks the side that aborted
   last and the others first. An entrant whose seat the computer was playing at the end
@@ -69,7 +71,7 @@ from basra.store.tournaments import (
     StoredTournament,
 )
 
-from .errors import ServerBusyError
+from .errors import ElsewhereError, ServerBusyError
 from .hub import Hub
 from .table import ConfigError, SeatConfig, TableConfig
 from .tournament_views import standings, swiss_rounds
@@ -242,6 +244,9 @@ class Director:
         pending = {g.table_code: g for g in games
                    if g.ranks is None and not g.bye and g.table_code is not None}
         outcomes = await self.store.tournaments.outcomes(list(pending))
+        for code in pending:
+            if code not in outcomes and code not in self.hub.tables:
+                await self._wake(code)
         rules = make_rules(tournament.variant, tournament.players)
         for code, outcome in outcomes.items():
             game = pending[code]
@@ -258,6 +263,17 @@ class Director:
                     await self.store.tournaments.set_status(
                         tournament.id, entrant.key, "paused", only_from=("active",))
         return bool(outcomes)
+
+    async def _wake(self, code: str) -> None:
+        """Load a game's table that no server has in memory (after a restart, or its
+        server's death in a cluster), so that it plays on to its end; a table another
+        live server holds is left to it."""
+        try:
+            await self.hub.table(code)
+        except ElsewhereError:
+            pass
+        except Exception as error:
+            log.warning("tournament table %s could not be loaded: %s", code, error)
 
     async def _seat(self, tournament: StoredTournament, game: StoredGame,
                     entrants: dict[str, StoredEntrant]) -> None:
