@@ -19,6 +19,7 @@ BODY_FIELDS = {
     "/api/tournaments": {"kind", "variant", "players", "rated", "minutes", "rounds",
                          "starts_in", "turn_seconds", "computers", "allow_bots", "name"},
     "/api/tournaments/{tournament_id}/join": {"partner"},
+    "/api/tokens": {"description", "scopes"},
     "/api/tournaments/{tournament_id}/pause": {"paused"},
     "/api/signup": {"name", "password"},
     "/api/login": {"name", "password"},

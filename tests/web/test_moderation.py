@@ -298,3 +298,45 @@ def test_the_moderation_page_is_for_moderators_only(web: Any) -> None:
     assert nobody.status_code == 404 and nobody.json()["code"] == "unknown_user"
     bad_minutes = act(web, mona, action="mute", name="Amira", minutes=-5, reason="x")
     assert bad_minutes.status_code == 400
+
+
+def test_a_ban_from_rated_play_keeps_a_player_out_of_rated_tournaments(web: Any) -> None:
+    sam = web.account("Sam")
+    banned = act(web, moderator(web), action="ban", name="Sam", reason="sandbagging")
+    assert banned.status_code == 200
+    made = []
+    for rated in (True, False):
+        answer = web.http.post("/api/tournaments", headers=cookie(sam), json={
+            "kind": "swiss", "rounds": 3, "rated": rated, "starts_in": 600})
+        assert answer.status_code == 201
+        made.append(answer.json()["id"])
+    refused = web.http.post(f"/api/tournaments/{made[0]}/join", headers=cookie(sam),
+                            json={})
+    assert refused.status_code == 403 and refused.json()["code"] == "rated_banned"
+    assert refused.json()["params"]["reason"] == "sandbagging"
+    casual = web.http.post(f"/api/tournaments/{made[1]}/join", headers=cookie(sam), json={})
+    assert casual.status_code == 200 and casual.json()["you"]["entered"]
+
+
+def test_blocked_players_are_kept_apart_in_a_swiss(start_web: Callable[..., Any]) -> None:
+    """Four players of one rating, Ann blocked Bob: by the Dutch order (Ann, Ava, Bob,
+    Cyd: the first meets the third) they would meet; kept apart, they sit at other
+    tables (a Swiss event pairs them as if they had met)."""
+    from basra.server.directing import TournamentSettings
+
+    web = start_web("sqlite", tournaments=TournamentSettings(tick=0.05))
+    sessions = {name: web.account(name) for name in ("Ann", "Ava", "Bob", "Cyd")}
+    web.ok(web.http.post("/api/blocks", headers=cookie(sessions["Ann"]), json={"name": "Bob"}))
+    answer = web.http.post("/api/tournaments", headers=cookie(sessions["Ann"]), json={
+        "kind": "swiss", "rounds": 1, "starts_in": 1})
+    tid = answer.json()["id"]
+    for session in sessions.values():
+        web.ok(web.http.post(f"/api/tournaments/{tid}/join", headers=cookie(session),
+                             json={}))
+    deadline = time.monotonic() + 30
+    games: list[dict[str, Any]] = []
+    while len(games) < 2 and time.monotonic() < deadline:
+        games = web.ok(web.http.get(f"/api/tournaments/{tid}"))["games"]
+        time.sleep(0.05)
+    assert len(games) == 2
+    assert all({"Ann", "Bob"} != set(game["players"]) for game in games)

@@ -210,3 +210,56 @@ def test_an_arena_pairs_finished_players_again_and_ends_on_time(start_web: Any) 
     assert ended["winner"] == ended["standings"][0]["name"]
     for line in ended["standings"]:
         assert line["score"] == sum(line["results"])
+
+
+def test_partnerships_enter_as_teams_of_two_and_play_a_swiss(start_web: Any) -> None:
+    """A four-player Swiss: each team forms when both partners have named each other;
+    three teams (one of two computers) over two rounds: one game and one bye a round,
+    never the same bye twice."""
+    web = start_web(tournaments=FAST)
+    names = ["Rami", "Sara", "Tala", "Yara"]
+    sessions = {name: web.account(name) for name in names}
+    tid = create(web, sessions["Rami"], kind="swiss", rounds=2, players=4, starts_in=3,
+                 computers=["greedy"])
+    waiting = join(web, tid, sessions["Rami"], partner="Sara")
+    assert waiting["teams"] and waiting["you"]["status"] == "invited"
+    assert [s["name"] for s in waiting["standings"]] == ["Karim (greedy)"]
+    missing = web.http.post(f"/api/tournaments/{tid}/join", json={},
+                            headers=cookie(sessions["Tala"]))
+    assert missing.status_code == 422 and missing.json()["params"]["field"] == "partner"
+    formed = join(web, tid, sessions["Sara"], partner="Rami")
+    team = next(s for s in formed["standings"] if not s["computer"])
+    assert team["members"] == ["Rami", "Sara"] and team["name"] == "Rami & Sara"
+    join(web, tid, sessions["Tala"], partner="Yara")
+    join(web, tid, sessions["Yara"], partner="Tala")
+    wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
+    seen: set[str] = set()
+    deadline = time.monotonic() + 180
+    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
+        if not play_round(web, tid, sessions, seen):
+            time.sleep(0.05)
+    view = tournament(web, tid)
+    assert view["status"] == "finished"
+    byes = [g["players"][0] for g in view["games"] if g["bye"]]
+    assert len(byes) == 2 and len(set(byes)) == 2
+    assert sum(s["score"] for s in view["standings"]) == 2 * 2 + 2 * 2  # games and byes
+    assert all(s["games"] + s["results"].count("bye") == 2 for s in view["standings"])
+
+
+def test_a_three_player_arena_scores_by_rank(start_web: Any) -> None:
+    web = start_web(tournaments=TournamentSettings(tick=0.05, minute=1.0))
+    sessions = {"Nour": web.account("Nour")}
+    tid = create(web, sessions["Nour"], kind="arena", minutes=5, players=3, starts_in=1,
+                 computers=["random", "greedy"])
+    join(web, tid, sessions["Nour"])
+    seen: set[str] = set()
+    deadline = time.monotonic() + 120
+    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
+        if not play_round(web, tid, sessions, seen):
+            time.sleep(0.05)
+    view = tournament(web, tid)
+    assert view["status"] == "finished" and view["games"]
+    for game in view["games"]:
+        assert len(game["players"]) == 3
+        assert sorted(game["result"]) in ([0, 1, 2], [0, 1.5, 1.5], [0.5, 0.5, 2],
+                                          [1, 1, 1])

@@ -246,18 +246,27 @@ def _history(
 
 
 def pair_swiss(
-    entrants: Iterable[Entrant], rounds: Sequence[SwissRound], players: int = 2
+    entrants: Iterable[Entrant],
+    rounds: Sequence[SwissRound],
+    players: int = 2,
+    apart: Iterable[frozenset[str]] = (),
 ) -> SwissPairing:
     """Pair the next round of a Swiss event (see the module's docstring).
 
     ``entrants`` are those still in the event; ``rounds`` every finished round (they may
     name entrants who withdrew). ``players`` is the entrants per game, 2 or 3 (teams
-    count as one). When no pairing avoids every repeat, repeats are allowed: as few as
+    count as one). ``apart`` are pairs kept apart as if they had met (one blocked the
+    other). When no pairing avoids every repeat, repeats are allowed: as few as
     possible for two, the fewest at each seat for three.
+
+    >>> a, b, c, d = (Entrant(k, k, 1500) for k in "abcd")
+    >>> pair_swiss([a, b, c, d], [], apart=[frozenset("ac")]).tables
+    (('a', 'd'), ('b', 'c'))
     """
     if players not in (2, 3):
         raise ValueError(f"players {players!r}: Swiss games have 2 or 3 entrants")
     score, met, byes = _history(rounds)
+    met |= set(apart)
     order = sorted(entrants, key=lambda e: (-score[e.key], -e.rating, e.name, e.key))
     keys = [entrant.key for entrant in order]
     bye_count = len(keys) % players

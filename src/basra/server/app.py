@@ -13,6 +13,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     analysis_api.py   analyses, puzzles and hints
     moderation_api.py reports, blocks, sanctions and the moderation page
     tournaments_api.py tournaments: made, listed, joined, their standings and records
+    tokens_api.py     personal access tokens (bearer.py: who a token stands for)
     health_api.py     /healthz and /readyz
 """
 
@@ -41,6 +42,7 @@ from . import (
     records_api,
     sessions_api,
     tables_api,
+    tokens_api,
     tournaments_api,
 )
 from .accounts_api import Accounts, AccountSettings
@@ -52,7 +54,7 @@ from .directing import Director, TournamentSettings
 from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
 from .pages import web_root
-from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, RateLimits
+from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, TOKEN_LIMITS, RateLimits
 from .security import AllowedHosts, EdgeChecks
 from .seeking import Seeking, SeekSettings
 from .settings import HubSettings
@@ -84,7 +86,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
-    limiter = RateLimits({**STUDY_LIMITS, **rate_limits}, rate_limit_storage)
+    limiter = RateLimits({**STUDY_LIMITS, **TOKEN_LIMITS, **rate_limits}, rate_limit_storage)
     seeks = Seeking(hub, store, seeking, session_clock=account_settings.clock,
                     limiter=limiter)
     analyses = Analyses(store, hub, limiter=limiter)
@@ -130,7 +132,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
-                   pwa):
+                   tokens_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

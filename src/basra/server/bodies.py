@@ -35,6 +35,7 @@ __all__ = [
     "QuickBody",
     "ReportBody",
     "SeatBody",
+    "TokenBody",
     "TournamentBody",
     "TournamentJoinBody",
     "nesting",
@@ -187,6 +188,14 @@ class TournamentBody(_Body):
                             "Levels of the computer entrants, one each.")
     allow_bots: Any = _field({"type": "boolean"}, "Whether bot accounts may enter.")
     name: Any = _field(_TEXT, "Its name (the variant and kind by default).")
+
+
+class TokenBody(_Body):
+    """``POST /api/tokens``: a new personal access token."""
+
+    description: Any = _field(_TEXT, "What the token is for (at most 120 characters).")
+    scopes: Any = _field({"type": "array", "items": {"enum": ["read", "play", "bot"]}},
+                         "What it may do: read your data, play your games, be a bot.")
 
 
 class TournamentJoinBody(_Body):

@@ -13,13 +13,19 @@ restarted server, or another one, carries on where it stopped, and a result coun
   casual, public on the Watch page, its seats taken for the entrants' accounts or the
   computer, the seat order drawn at random). Each account's seat and token wait in the
   store for the tournament page to take the player there.
+- **Tables**: a game's table that no server holds in memory (after a restart, or the death
+  of its server in a cluster) is loaded again, so that it plays on to its end.
 - **Results**: a table's record gives the sides' places (forfeits and resignations rank
   last, as in rated play); a match aborted before any result ranks the side that aborted
   last and the others first. An entrant whose seat the computer was playing at the end
   (the player left, or never came) is paused: absent players stop being paired until they
   come back (the Pause button).
 - **Arena**: the entrants free now are paired in waves (:func:`pair_arena`); a table of
-  computers only is never made (they play people).
+  computers only is never made (they play people), and a person left over meets the
+  computers free.
+- **Blocks**: entrants whose players blocked one another are kept apart as matchmaking
+  keeps them (an arena pairs them as if they had just met, a Swiss event as if they had
+  met before).
 - **Swiss**: when every game of a round is counted, the next round is paired
   (:func:`pair_swiss`), byes counted at once; after the last round it is over.
 
@@ -65,10 +71,10 @@ from basra.store.tournaments import (
     StoredTournament,
 )
 
-from .errors import ServerBusyError
+from .errors import ElsewhereError, ServerBusyError
 from .hub import Hub
 from .table import ConfigError, SeatConfig, TableConfig
-from .tournament_views import swiss_rounds
+from .tournament_views import standings, swiss_rounds
 
 __all__ = ["DIRECTOR", "Director", "TournamentSettings"]
 
@@ -238,6 +244,9 @@ class Director:
         pending = {g.table_code: g for g in games
                    if g.ranks is None and not g.bye and g.table_code is not None}
         outcomes = await self.store.tournaments.outcomes(list(pending))
+        for code in pending:
+            if code not in outcomes and code not in self.hub.tables:
+                await self._wake(code)
         rules = make_rules(tournament.variant, tournament.players)
         for code, outcome in outcomes.items():
             game = pending[code]
@@ -254,6 +263,17 @@ class Director:
                     await self.store.tournaments.set_status(
                         tournament.id, entrant.key, "paused", only_from=("active",))
         return bool(outcomes)
+
+    async def _wake(self, code: str) -> None:
+        """Load a game's table that no server has in memory (after a restart, or its
+        server's death in a cluster), so that it plays on to its end; a table another
+        live server holds is left to it."""
+        try:
+            await self.hub.table(code)
+        except ElsewhereError:
+            pass
+        except Exception as error:
+            log.warning("tournament table %s could not be loaded: %s", code, error)
 
     async def _seat(self, tournament: StoredTournament, game: StoredGame,
                     entrants: dict[str, StoredEntrant]) -> None:
@@ -294,7 +314,7 @@ class Director:
         pending = [g for g in games if g.ranks is None and not g.bye]
         if tournament.ends_at is not None and now >= tournament.ends_at:
             if not pending:
-                await self.store.tournaments.finish(tournament.id)
+                await self._finish(tournament)
             return
         busy = {key for game in pending for key in game.entrants}
         base: dict[str, list[float]] = defaultdict(list)
@@ -306,22 +326,33 @@ class Director:
                 base[key].append(points)
                 last[key] = frozenset(game.entrants) - {key}
         active = [e for e in entrants.values() if e.status == "active"]
-        waiting = [ArenaPlayer(e.key, e.rating, sum(arena_points(base[e.key])),
-                               last.get(e.key, frozenset()))
-                   for e in active if e.key not in busy]
         sides = make_rules(tournament.variant, tournament.players).sides
+        if sum(1 for e in active if e.key not in busy) < sides:
+            return
+        apart = await self._apart(entrants)
+        waiting = [ArenaPlayer(e.key, e.rating, sum(arena_points(base[e.key])),
+                               last.get(e.key, frozenset()) | apart.get(e.key, frozenset()))
+                   for e in active if e.key not in busy]
         tables = [t for t in pair_arena(waiting, sides, active=len(active))
                   if not all(entrants[key].computer for key in t)]
         taken = {key for table in tables for key in table}
         people = [p.key for p in waiting if p.key not in taken and not entrants[p.key].computer]
         machines = [p.key for p in waiting if p.key not in taken and entrants[p.key].computer]
-        while people and len(people) + len(machines) >= sides:
-            table = [people.pop(0)]
-            while len(table) < sides and (machines or people):
-                table.append(machines.pop(0) if machines else people.pop(0))
-            tables.append(tuple(table))
+        while people and len(machines) >= sides - 1:  # a person left over meets computers
+            tables.append((people.pop(0), *(machines.pop(0) for _ in range(sides - 1))))
         if tables:
             await self._pair(tournament, tournament.round, tables, entrants)
+
+    async def _apart(self, entrants: dict[str, StoredEntrant]) -> dict[str, frozenset[str]]:
+        """The entrants each entrant is kept apart from: one of their players blocked a
+        player of the other (as matchmaking never seats them together)."""
+        of_account = {user_id: e.key for e in entrants.values() for user_id, _ in e.members}
+        apart: dict[str, set[str]] = defaultdict(set)
+        for user_id, key in of_account.items():
+            for other in await self.store.moderation.avoided(user_id):
+                if other in of_account and of_account[other] != key:
+                    apart[key].add(of_account[other])
+        return {key: frozenset(others) for key, others in apart.items()}
 
     async def _pair(self, tournament: StoredTournament, round_number: int,
                     tables: list[tuple[str, ...]], entrants: dict[str, StoredEntrant],
@@ -333,6 +364,15 @@ class Director:
         for game in stored:
             await self._seat(tournament, game, entrants)
 
+    async def _finish(self, tournament: StoredTournament) -> None:
+        """End a tournament, its winner the first of the final standings."""
+        store = self.store.tournaments
+        lines = standings(tournament, await store.entrants(tournament.id),
+                          await store.games(tournament.id))
+        winner = lines[0]["name"] if lines and lines[0]["games"] else None
+        if await store.finish(tournament.id, winner):
+            log.info("tournament %s is over: %s won", tournament.id, winner or "nobody")
+
     # -- Swiss ---------------------------------------------------------------------------
 
     async def _swiss(self, tournament: StoredTournament, games: list[StoredGame],
@@ -343,10 +383,13 @@ class Director:
         playing = [e for e in entrants.values() if e.status == "active"]
         sides = make_rules(tournament.variant, tournament.players).sides
         if tournament.round >= rounds or len(playing) < sides:
-            await self.store.tournaments.finish(tournament.id)
+            await self._finish(tournament)
             return
+        apart = await self._apart(entrants)
         pairing = pair_swiss([Entrant(e.key, e.name, e.rating) for e in playing],
-                             swiss_rounds(games), sides)
+                             swiss_rounds(games), sides,
+                             [frozenset((key, other)) for key, others in apart.items()
+                              for other in others])
         await self._pair(tournament, tournament.round + 1, list(pairing.tables), entrants,
                          pairing.byes, swiss_round=True)
 

@@ -55,6 +55,7 @@ __all__ = [
     "RefusedConnection",
     "ServerBusyError",
     "TableMovedError",
+    "TokenError",
     "TooManyConnectionsError",
     "TournamentError",
     "UnknownLessonError",
@@ -355,6 +356,23 @@ class UnknownTournamentError(Refusal):
     code = "unknown_tournament"
 
 
+# -- API tokens --------------------------------------------------------------------------
+
+class TokenError(Refusal):
+    """A request with a personal access token refused; ``code`` says why: ``bad_token``
+    (401: none, malformed, unknown or revoked), ``missing_scope`` (403, ``params.scope``
+    the scope it needs), ``bad_token_request`` (422: a new token's bad field,
+    ``params.field``), ``unknown_token_id`` (404: no token of yours has the id)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
+
+
+TOKEN_STATUS = {"bad_token": 401, "missing_scope": 403, "bad_token_request": 422,
+                "unknown_token_id": 404}
+"""The HTTP status of each code of :class:`TokenError`."""
+
 TOURNAMENT_STATUS = {"bad_tournament": 422, "tournament_closed": 409, "not_entered": 409,
                      "tournament_limit": 429}
 """The HTTP status of each code of :class:`TournamentError`."""
@@ -423,6 +441,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownLessonError: ErrorKind("unknown_lesson", 404, 4404),
     UnknownTournamentError: ErrorKind("unknown_tournament", 404, 4404),
     TournamentError: ErrorKind("bad_tournament", 422, 4400),
+    TokenError: ErrorKind("bad_token", 401, 4401),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
     ExpiredTableError: ErrorKind("expired", 410, 4410),
@@ -445,7 +464,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
 is answered as its nearest listed base)."""
 
 STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409,
-                  **MODERATION_STATUS, **TOURNAMENT_STATUS}
+                  **MODERATION_STATUS, **TOURNAMENT_STATUS, **TOKEN_STATUS}
 """The codes of an error type (one with its own ``code``) whose HTTP status is not the
 type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
 turn (409, where other hint refusals are 403), the codes of moderation."""

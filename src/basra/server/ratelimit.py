@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from limits import RateLimitItem
 
-__all__ = ["ACCOUNT_LIMITS", "DEFAULT_LIMITS", "STUDY_LIMITS", "RateLimited", "RateLimits",
-           "parse_limits"]
+__all__ = ["ACCOUNT_LIMITS", "DEFAULT_LIMITS", "STUDY_LIMITS", "TOKEN_LIMITS", "RateLimited",
+           "RateLimits", "parse_limits"]
 
 log = logging.getLogger("basra.server")
 
@@ -54,9 +54,13 @@ account, wherever it asks from) and hints (``hint``: per client address; ``hint_
 per seat, counted at the server that owns the table). ``create_app`` adds them to its
 ``rate_limits`` unless those set them."""
 
-_WHAT = {"create": "new tables", "join": "seats taken", "socket": "table sockets opened",
-         "analysis": "analyses", "analysis_account": "analyses", "hint": "hints",
-         "hint_seat": "hints"}
+TOKEN_LIMITS = {"token": "10/second;600/minute"}
+"""Per personal access token (``token:ID``), wherever it is used from: every request
+that carries it. ``create_app`` adds it to its ``rate_limits`` unless those set it."""
+
+_WHAT = {"token": "requests", "create": "new tables", "join": "seats taken",
+         "socket": "table sockets opened", "analysis": "analyses",
+         "analysis_account": "analyses", "hint": "hints", "hint_seat": "hints"}
 
 
 class RateLimited(Exception):

@@ -346,22 +346,13 @@ class Seeking:
             raise LoginRequiredError(
                                "rated games are for players with an account: log in first")
         if rated and user is not None:
-            await self._check_playban(user.id)
+            await self.check_rated_play(user.id)
         try:
             pool = pool_key(found.name, players)
         except ValueError as error:
             raise BadSeekError(str(error)) from None
         avoids: frozenset[str] = frozenset()
         if user is not None:
-            now_ms = int(self.session_clock() * 1000)
-            banned = (await self.store.moderation.active(user.id, "rated_ban", now_ms)
-                      if rated else None)
-            if banned is not None:
-                until = ("for good" if banned.until is None
-                         else f"until {banned.until} (Unix ms)")
-                raise RatedBanError(f"a moderator banned you from rated play {until}: "
-                                    f"{banned.reason}", until=banned.until,
-                                    reason=banned.reason)
             avoids = frozenset(f"user:{other}"
                                for other in await self.store.moderation.avoided(user.id))
             stored = await self.store.ratings.of_accounts([user.id], pool)
@@ -394,9 +385,16 @@ class Seeking:
         self.mine[seek.id] = seek
         return seek, account
 
-    async def _check_playban(self, user_id: int) -> None:
+    async def check_rated_play(self, user_id: int) -> None:
         """Raise :class:`PlaybanError` while the account's abandons keep it from rated
-        seeks (:func:`basra.players.conduct.playban_seconds`)."""
+        play (:func:`basra.players.conduct.playban_seconds`), :class:`RatedBanError` while
+        a moderator's ban does (a rated seek, or joining a rated tournament)."""
+        now_ms = int(self.session_clock() * 1000)
+        banned = await self.store.moderation.active(user_id, "rated_ban", now_ms)
+        if banned is not None:
+            until = "for good" if banned.until is None else f"until {banned.until} (Unix ms)"
+            raise RatedBanError(f"a moderator banned you from rated play {until}: "
+                                f"{banned.reason}", until=banned.until, reason=banned.reason)
         rule = self.hub.settings.playban()
         if rule.base <= 0:
             return

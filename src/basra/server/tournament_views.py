@@ -39,7 +39,7 @@ def summary(tournament: StoredTournament, entrants: int) -> dict[str, Any]:
         "players": tournament.players, "rated": tournament.rated,
         "minutes": tournament.minutes, "rounds": tournament.rounds,
         "round": tournament.round, "starts_at": tournament.starts_at,
-        "ends_at": tournament.ends_at, "entrants": entrants, "winner": None,
+        "ends_at": tournament.ends_at, "entrants": entrants, "winner": tournament.winner,
         "turn_seconds": tournament.turn_seconds,
     }
 

@@ -38,6 +38,7 @@ from .directing import (
     stored_tournament,
 )
 from .errors import LoginRequiredError, TournamentError, UnknownTournamentError
+from .seeking import Seeking
 from .tournament_views import games_view, standings, summary
 
 __all__ = ["router"]
@@ -88,9 +89,11 @@ async def _view(request: Request, tournament: StoredTournament,
     if user is not None:
         mine = entrant_for(tournament, entrants, user[0])
         status = None if mine is None else mine.status
-        entered = status in ("active", "paused", "invited")
+        invitee = mine is not None and mine.invited == user[0]
+        entered = status in ("active", "paused", "invited") and not invitee
         view["you"] = {
             "entered": entered, "status": status,
+            "invited_by": mine.members[0][1] if invitee and mine is not None else None,
             "game": account_game(games, user[0]),
             "can_join": not finished and not entered
             and (tournament.kind == "arena" or tournament.status == "created"),
@@ -130,17 +133,9 @@ async def listing(store: StoreOf) -> dict[str, Any]:
     live = await store.tournaments.live()
     finished = await store.tournaments.finished(FINISHED_LISTED)
     counts = await store.tournaments.entrant_counts([t.id for t in [*live, *finished]])
-    winners = {}
-    for tournament in finished:
-        lines = standings(tournament, await store.tournaments.entrants(tournament.id),
-                          await store.tournaments.games(tournament.id))
-        winners[tournament.id] = (lines[0]["name"] if lines and lines[0]["games"]
-                                  else None)
 
     def line(tournament: StoredTournament) -> dict[str, Any]:
-        shown = summary(tournament, counts.get(tournament.id, 0))
-        shown["winner"] = winners.get(tournament.id)
-        return shown
+        return summary(tournament, counts.get(tournament.id, 0))
 
     return {"upcoming": [line(t) for t in live if t.status == "created"],
             "running": [line(t) for t in live if t.status == "started"],
@@ -158,7 +153,8 @@ async def one(tournament_id: str, request: Request, store: StoreOf,
              openapi_extra=openapi_body(TournamentJoinBody))
 async def join(tournament_id: str, request: Request, store: StoreOf,
                user: AccountOf) -> dict[str, Any]:
-    """Enter the logged-in account (with a partner in a partnership event)."""
+    """Enter the logged-in account (with a partner in a partnership event); a rated
+    event refuses an account kept from rated play (``playban``, ``rated_banned``)."""
     if user is None:
         raise LoginRequiredError("tournaments are for players with an account: log in first")
     tournament = await _tournament(store, tournament_id)
@@ -168,11 +164,14 @@ async def join(tournament_id: str, request: Request, store: StoreOf,
         raise TournamentError("tournament_closed", "this tournament is over"
                               if tournament.status == "finished" else
                               "this Swiss tournament has started: it takes no new entrants")
+    if tournament.rated:
+        seeking: Seeking = request.app.state.seeking
+        await seeking.check_rated_play(user[0])  # a playban, a moderator's ban
     entrants = await store.tournaments.entrants(tournament.id)
     mine = entrant_for(tournament, entrants, user[0])
     now = _director(request).now_ms()
-    if mine is not None and mine.status != "withdrawn":
-        return await _view(request, tournament, user)
+    if mine is not None and mine.status != "withdrawn" and mine.invited != user[0]:
+        return await _view(request, tournament, user)  # in already
     pool = pool_key(tournament.variant, tournament.players)
     rules = make_rules(tournament.variant, tournament.players)
     if rules.sides == rules.players:

@@ -35,12 +35,19 @@ class StoredUser:
     password_hash: str
     created_at: int
     """Unix milliseconds."""
+    bot_since: int | None = None
+    """When the account was upgraded to a bot (Unix ms); None for a person's account."""
+
+    @property
+    def bot(self) -> bool:
+        return self.bot_since is not None
 
 
 def user_of_row(row: Any) -> StoredUser:
     """The account in a row of ``basra_users``."""
     return StoredUser(id=row.id, name=row.name, name_key=row.name_key,
-                      password_hash=row.password_hash, created_at=row.created_at)
+                      password_hash=row.password_hash, created_at=row.created_at,
+                      bot_since=row.bot_since)
 
 
 def _start_session(conn: Connection, user_id: int, session_hash: str, expires_at: int,

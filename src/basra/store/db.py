@@ -18,6 +18,7 @@ per capability, each in its own module:
 ``store.streaks``     accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
 ``store.tournaments`` tournaments, their entrants and games (:mod:`.tournaments`)
 ``store.learning``    the lessons each account has finished (:mod:`.learning`)
+``store.tokens``      personal access tokens, stored as hashes (:mod:`.tokens`)
 ===================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -51,6 +52,7 @@ from .reveals import Reveals
 from .sqlite import reader_pragmas, writer_pragmas
 from .streaks import Streaks
 from .tables import Tables
+from .tokens import Tokens
 from .tournaments import Tournaments
 from .writer import StorageError, StoreHealth, Writer, reason
 
@@ -129,6 +131,7 @@ class Store:
         self.streaks = Streaks(self.writer)
         self.learning = Learning(self.writer)
         self.tournaments = Tournaments(self.writer)
+        self.tokens = Tokens(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -30,6 +30,9 @@ basra_abandons        one per rated match an account aborted or forfeited (the p
 basra_puzzle_reveals  one per puzzle and account or address hash shown its solution
 basra_tournaments     one per tournament; basra_tournament_entrants one per entrant;
 basra_tournament_games one per game or Swiss bye of a tournament
+basra_api_tokens      one per personal access token (its hash, scopes, revocation)
+basra_follows         one per account followed; basra_challenges one per challenge;
+basra_notifications   one per notification of an account
 =============  ================================================================
 """
 
@@ -50,6 +53,7 @@ from sqlalchemy import (
 
 __all__ = [
     "ABANDON_KINDS",
+    "CHALLENGE_STATUSES",
     "ENTRANT_STATUSES",
     "FLAG_KINDS",
     "FLAG_STATUSES",
@@ -57,12 +61,16 @@ __all__ = [
     "REPORT_STATUSES",
     "SANCTION_KINDS",
     "TABLE_STATUSES",
+    "TOKEN_SCOPES",
     "TOURNAMENT_STATUSES",
     "abandons_table",
     "analyses_table",
+    "api_tokens_table",
     "audit_table",
     "blocks_table",
+    "challenges_table",
     "flags_table",
+    "follows_table",
     "lessons_table",
     "login_address_failures_table",
     "login_failures_table",
@@ -71,6 +79,7 @@ __all__ = [
     "mined_puzzles_table",
     "moderators_table",
     "moves_table",
+    "notifications_table",
     "puzzle_attempts_table",
     "puzzle_ratings_table",
     "puzzle_reveals_table",
@@ -167,10 +176,13 @@ users_table = Table(
     Column("name_key", String(128), nullable=False),
     Column("password_hash", String(255), nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    Column("bot_since", BigInteger, nullable=True),
     Index("ux_basra_users_name_key", "name_key", unique=True),
 )
 """An account. ``name`` as its player wrote it; ``name_key`` what makes two names the
-same (``basra.players.accounts.name_key``: case folded, look-alike letters as one), unique."""
+same (``basra.players.accounts.name_key``: case folded, look-alike letters as one), unique.
+``bot_since`` (migration 0017): when the account was upgraded to a bot, for good (NULL: a
+person's account)."""
 
 sessions_table = Table(
     "basra_sessions", metadata,
@@ -488,13 +500,15 @@ tournaments_table = Table(
     Column("allow_bots", Integer, nullable=False, server_default="0"),
     Column("created_at", BigInteger, nullable=False),
     Column("finished_at", BigInteger, nullable=True),
+    Column("winner", String(140), nullable=True),
     Index("ix_basra_tournaments_status", "status", "starts_at"),
     Index("ix_basra_tournaments_creator", "created_by", "created_at"),
 )
 """One per tournament (``basra.server.directing``): an arena (``minutes`` long) or a Swiss
 event (``rounds``, the current one in ``round``); ``created_by`` the account that made it,
 NULL for the server's schedule, whose events carry a unique ``schedule_key`` (made once
-however many servers read the schedule). Times in Unix milliseconds."""
+however many servers read the schedule); ``winner`` the first entrant's name once it is
+over (NULL when nobody played). Times in Unix milliseconds."""
 
 tournament_entrants_table = Table(
     "basra_tournament_entrants", metadata,
@@ -531,3 +545,70 @@ pairing is stored first (``table_code`` NULL), then its table is made; ``entrant
 JSON keys, one per side; ``seats`` the JSON ``{user_id: [seat, token]}`` each account's
 seat until the game ends; ``ranks`` the JSON places of the sides (0 first) once the
 result is counted (set once: a result never counts twice)."""
+
+# API tokens (migration 0015)
+
+TOKEN_SCOPES = ("read", "play", "bot")
+"""What a personal access token may do: read an account's data, play its games, be a bot."""
+
+api_tokens_table = Table(
+    "basra_api_tokens", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("description", String(120), nullable=False),
+    Column("scopes", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("last_used_at", BigInteger, nullable=True),
+    Column("revoked_at", BigInteger, nullable=True),
+)
+"""One per personal access token: the SHA-256 of the token (shown once, never stored),
+its scopes (space-separated, of :data:`TOKEN_SCOPES`), and when it was revoked."""
+
+# follows, challenges, notifications (migration 0016)
+
+CHALLENGE_STATUSES = ("pending", "accepted", "declined", "cancelled", "expired")
+
+follows_table = Table(
+    "basra_follows", metadata,
+    Column("user_id", Integer, primary_key=True, autoincrement=False),
+    Column("followed_id", Integer, primary_key=True, autoincrement=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_basra_follows_followed", "followed_id"),
+)
+"""One per account an account follows."""
+
+challenges_table = Table(
+    "basra_challenges", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("from_user", Integer, nullable=False),
+    Column("to_user", Integer, nullable=True),
+    Column("invited", Text, nullable=False, server_default="[]"),
+    Column("variant", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("turn_seconds", Integer, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("reason", String(32), nullable=True),
+    Column("table_code", String(32), nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Index("ix_basra_challenges_to", "to_user", "status"),
+    Index("ix_basra_challenges_from", "from_user", "status"),
+)
+"""One per challenge: from an account to another (``to_user``; NULL for an open link
+anyone may accept), ``invited`` the JSON ids of further players asked (3 and 4 players),
+its game, status, a decline's ``reason``, and the table it made once accepted."""
+
+notifications_table = Table(
+    "basra_notifications", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, nullable=False),
+    Column("kind", String(24), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("read_at", BigInteger, nullable=True),
+    Index("ix_basra_notifications_user", "user_id", "id"),
+)
+"""One per notification of an account (a challenge, a followed player's tournament, a
+moderator's message): its kind, its JSON payload, and when it was read."""

@@ -52,6 +52,7 @@ class StoredTournament:
     allow_bots: bool
     created_at: int
     finished_at: int | None
+    winner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _tournament(row: Any) -> StoredTournament:
         row.id, row.name, row.kind, row.variant, row.players, bool(row.rated),
         row.turn_seconds, row.minutes, row.rounds, row.round, row.starts_at, row.ends_at,
         row.status, row.created_by, row.schedule_key, bool(row.allow_bots), row.created_at,
-        row.finished_at)
+        row.finished_at, row.winner)
 
 
 def _entrant(row: Any) -> StoredEntrant:
@@ -378,14 +379,15 @@ class Tournaments:
         counted: bool = await self._writer.commit(write)
         return counted
 
-    async def finish(self, tournament_id: str) -> bool:
-        """Mark a tournament finished (once); whether this call finished it."""
+    async def finish(self, tournament_id: str, winner: str | None) -> bool:
+        """Mark a tournament finished, won by ``winner`` (once); whether this call
+        finished it."""
 
         def write(conn: Connection) -> bool:
             return bool(conn.execute(update(tournaments_table).where(
                 tournaments_table.c.id == tournament_id,
                 tournaments_table.c.status != "finished").values(
-                status="finished", finished_at=now_ms())).rowcount)
+                status="finished", finished_at=now_ms(), winner=winner)).rowcount)
 
         changed: bool = await self._writer.commit(write)
         return changed

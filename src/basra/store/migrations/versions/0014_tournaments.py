@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("allow_bots", sa.Integer, nullable=False, server_default="0"),
         sa.Column("created_at", sa.BigInteger, nullable=False),
         sa.Column("finished_at", sa.BigInteger, nullable=True),
+        sa.Column("winner", sa.String(140), nullable=True),
     )
     op.create_index("ix_basra_tournaments_status", "basra_tournaments",
                     ["status", "starts_at"])
