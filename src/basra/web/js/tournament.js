@@ -289,7 +289,10 @@ function renderEntry() {
   $("t-partner-error").textContent = message(partnerError);
   $("t-partner-error").hidden = !partnerError;
   $("t-partner-field").classList.toggle("invalid", Boolean(partnerError));
-  const line = you && status && !finished ? t(`tournament_you_${status}`) : "";
+  const invitedBy = you?.invited_by;
+  if (partner && invitedBy && !$("t-partner").value) $("t-partner").value = invitedBy;
+  let line = you && status && !finished ? t(`tournament_you_${status}`) : "";
+  if (invitedBy && !finished) line = t("tournament_you_invited_by", { name: invitedBy });
   $("t-you").textContent = line;
   $("t-you").hidden = !line;
   const game = you?.game;
