@@ -314,7 +314,11 @@ function renderMissing() {
   document.querySelector(".tournament-rules").hidden = true;
 }
 
-function render() {
+let drawn = null; // what the lists were last drawn from: redrawn only when it changes
+
+/** Draws the page; the podium, standings and games only when they changed (or `all`), so
+ * that a poll does not take the focus from a link in them. */
+function render(all = false) {
   $("alert").textContent = failed ?? "";
   if (missing) {
     renderMissing();
@@ -324,6 +328,9 @@ function render() {
   document.body.dataset.status = tournament.status;
   renderHead();
   renderEntry();
+  const lists = JSON.stringify([tournament.podium, tournament.standings, tournament.games, accountName()]);
+  if (!all && lists === drawn) return;
+  drawn = lists;
   renderPodium();
   renderStandings();
   renderGames();
@@ -395,7 +402,7 @@ function join() {
 
 function init() {
   setupLang(() => {
-    render();
+    render(true);
     redrawAccount();
   });
   setupAccount(() => {

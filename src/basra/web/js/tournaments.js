@@ -58,11 +58,13 @@ function row(summary) {
 function renderLists() {
   $("alert").textContent = failed ?? "";
   if (!listing) return;
+  const focused = document.activeElement?.closest?.(".tournament-item")?.dataset.id;
   for (const section of SECTIONS) {
     const items = listing[section] ?? [];
     $(`${section}-none`).hidden = items.length > 0;
     $(`${section}-list`).replaceChildren(...items.map(row));
   }
+  if (focused) document.querySelector(`.tournament-item[data-id="${CSS.escape(focused)}"] a`)?.focus();
 }
 
 /** The countdowns, every second, between two refreshes of the lists. */
