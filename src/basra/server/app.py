@@ -14,6 +14,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     moderation_api.py reports, blocks, sanctions and the moderation page
     tournaments_api.py tournaments: made, listed, joined, their standings and records
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
+    bot_api.py        bot accounts and the Bot API's streams and moves
     health_api.py     /healthz and /readyz
 """
 
@@ -33,6 +34,8 @@ from basra.store import Store
 from . import (
     accounts_api,
     analysis_api,
+    bot_api,
+    bot_play,
     health_api,
     learn_api,
     moderation_api,
@@ -124,6 +127,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.analyses = analyses
     app.state.director = director
     moderation_api.register(hub)
+    bot_play.register(hub)
     app.state.collector = collector
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)
@@ -132,7 +136,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
-                   tokens_api, pwa):
+                   tokens_api, bot_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -257,10 +257,13 @@ class Tables:
                 "try again in a moment")
 
     async def _load_ratings(self, table: Table) -> None:
-        """Read the ratings of the table's accounts in its pool."""
+        """Read the ratings of the table's accounts in its pool, and which are bots."""
         ids = [account[0] for account in table.accounts if account is not None]
         if not ids:
             return
+        bots = await self.store.accounts.bots_among(ids)
+        table.bots = {seat for seat, account in enumerate(table.accounts)
+                      if account is not None and account[0] in bots}
         stored = await self.store.ratings.of_accounts(ids, table.config.pool)
         for seat, account in enumerate(table.accounts):
             if account is not None:
