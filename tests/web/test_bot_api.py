@@ -146,10 +146,13 @@ def test_a_bot_holds_no_seat_at_someone_elses_table(web: Any) -> None:
 
 # -- the game stream and moves -----------------------------------------------------------
 
+FAST_TOKENS = {**DEFAULT_LIMITS, "token": "1000/second"}
+"""Rate limits for a bot that answers a computer playing at once (a token's own limit is
+10 requests a second)."""
+
+
 def test_a_bot_plays_a_whole_match_over_its_stream(start_web: Any) -> None:
-    # (the computer thinks a moment: a bot answering at once would pass its token's
-    # rate limit of 10 requests a second)
-    web = start_web(bot_delay=0.12)
+    web = start_web(rate_limits=FAST_TOKENS)
     token, account = bot(web, "Streamer")
     code, _ = seated(web, [("", account), None])
     assert web.info(code)["seats"][0]["bot"] is True
@@ -279,7 +282,7 @@ def test_a_tournament_takes_bots_only_when_it_allows_them(web: Any) -> None:
 
 
 def test_a_rated_game_with_a_bot_changes_only_the_bots_list(start_web: Any) -> None:
-    web = start_web(rate_limits={**DEFAULT_LIMITS, "token": "1000/second"})
+    web = start_web(rate_limits=FAST_TOKENS)
     token, bot_account = bot(web, "Rater")
     session, human = person(web, "Human")
     code, tokens = seated(web, [("", human), ("", bot_account)], rated=True)

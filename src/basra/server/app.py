@@ -14,6 +14,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     moderation_api.py reports, blocks, sanctions and the moderation page
     tournaments_api.py tournaments: made, listed, joined, their standings and records
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
+    challenges_api.py challenges, and notifications (notifying.py delivers them)
     bot_api.py        bot accounts and the Bot API's streams and moves
     health_api.py     /healthz and /readyz
 """
@@ -36,6 +37,7 @@ from . import (
     analysis_api,
     bot_api,
     bot_play,
+    challenges_api,
     health_api,
     learn_api,
     moderation_api,
@@ -56,6 +58,7 @@ from .collector import Collector
 from .directing import Director, TournamentSettings
 from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
+from .notifying import Notifier
 from .pages import web_root
 from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, TOKEN_LIMITS, RateLimits
 from .security import AllowedHosts, EdgeChecks
@@ -94,6 +97,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                     limiter=limiter)
     analyses = Analyses(store, hub, limiter=limiter)
     director = Director(hub, store, tournaments, clock=account_settings.clock)
+    notifier = Notifier(store, clock=account_settings.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -103,10 +107,12 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         await hub.start()
         await seeks.start()
         await director.start()
+        await notifier.start()
         try:
             yield
         finally:
             analyses.close()
+            await notifier.stop()
             await director.stop()
             await seeks.stop()
             await hub.stop()
@@ -126,6 +132,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                                   rate_limit_storage=rate_limit_storage)
     app.state.analyses = analyses
     app.state.director = director
+    app.state.notifier = notifier
     moderation_api.register(hub)
     bot_play.register(hub)
     app.state.collector = collector
@@ -136,7 +143,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
-                   tokens_api, bot_api, pwa):
+                   tokens_api, challenges_api, bot_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -47,6 +47,7 @@ async def token_account(connection: HTTPConnection, scope: str | tuple[str, ...]
     """The account and token a request's Bearer token (or ``token``) stands for, if it
     has ``scope`` (one of them, given several); raises :class:`TokenError` or
     ``RateLimited``."""
+    scopes = (scope,) if isinstance(scope, str) else scope
     app = connection.app
     store: Store = app.state.store
     settings: AccountSettings = app.state.account_settings
@@ -60,11 +61,10 @@ async def token_account(connection: HTTPConnection, scope: str | tuple[str, ...]
         raise TokenError("bad_token", "this token is unknown or was revoked")
     user, stored = found
     await limiter.check("token", f"token:{stored.id}")
-    wanted = (scope,) if isinstance(scope, str) else scope
-    if not any(one in stored.scopes for one in wanted):
-        named = " or ".join(wanted)
-        raise TokenError("missing_scope", f"this token lacks the {named} scope "
-                         f"(it has {', '.join(stored.scopes) or 'none'})", scope=named)
+    if not any(wanted in stored.scopes for wanted in scopes):
+        needed = " or ".join(scopes)
+        raise TokenError("missing_scope", f"this token lacks the {needed} scope "
+                         f"(it has {', '.join(stored.scopes) or 'none'})", scope=needed)
     return user, stored
 
 
