@@ -311,3 +311,73 @@ def test_a_rated_game_with_a_bot_changes_only_the_bots_list(start_web: Any) -> N
     assert web.ok(web.http.get("/api/users/Human"))["ratings"] == {}
     assert web.ok(web.http.get("/api/users/Rater"))["ratings"]["egyptian-2"]["games"] == 1
     del session
+
+
+# -- the event stream ----------------------------------------------------------------------
+
+def events(web: Any, token: str) -> Any:
+    return web.http.stream("GET", "/api/stream/event", headers=bearer(token))
+
+
+def event_where(lines: Stream, kind: str) -> dict[str, Any]:
+    while True:
+        line = lines.next()
+        assert line is not None, "the event stream ended"
+        if line["type"] == kind:
+            return line
+
+
+def test_the_event_stream_brings_challenges_and_games_and_resumes(web: Any) -> None:
+    token, _account = bot(web, "Eventful")
+    challenger = web.account("Challenger")
+    with events(web, token) as response:
+        lines = Stream(response)
+        made = web.http.post("/api/challenge/Eventful", headers=cookie(challenger),
+                             json={"variant": "egyptian", "players": 2, "rated": False})
+        assert made.status_code == 201, made.text
+        challenge = event_where(lines, "challenge")["challenge"]
+        assert challenge["id"] == made.json()["id"] and challenge["from"] == "Challenger"
+        assert (challenge["variant"], challenge["players"], challenge["rated"]) == (
+            "egyptian", 2, False)
+        accepted = web.http.post(f"/api/challenge/{challenge['id']}/accept",
+                                 headers=bearer(token))
+        assert accepted.status_code == 200, accepted.text
+        code, seat = accepted.json()["table"], accepted.json()["seat"]
+        assert event_where(lines, "gameStart")["game"] == {"id": code, "seat": seat}
+    # a bot that comes back is told its game again (and a pending challenge)
+    second = web.http.post("/api/challenge/Eventful", headers=cookie(challenger),
+                           json={"variant": "egyptian", "players": 2}).json()["id"]
+    with events(web, token) as response:
+        lines = Stream(response)
+        first = [lines.next(), lines.next()]
+        assert {"type": "gameStart", "game": {"id": code, "seat": seat}} in first
+        assert [line["challenge"]["id"] for line in first if line and
+                line["type"] == "challenge"] == [second]
+        other = web.connect(code, _challenger_token(web, challenger), label="challenger")
+        other.send({"type": "resign"})
+        assert event_where(lines, "gameFinish")["game"] == {"id": code}
+
+
+def _challenger_token(web: Any, session: str) -> str:
+    """The challenger's seat token, from its notification that the challenge was taken."""
+    inbox = web.ok(web.http.get("/api/notifications", headers=cookie(session)))
+    found = next(n for n in inbox["notifications"] if n["kind"] == "challenge_accepted")
+    return str(found["payload"]["token"])
+
+
+def test_a_revoked_token_ends_its_streams_and_its_moves(web: Any) -> None:
+    session = web.account("Revoked")
+    made = web.http.post("/api/tokens", headers=cookie(session),
+                         json={"description": "bot", "scopes": ["bot"]}).json()
+    token = made["token"]
+    web.ok(web.http.post("/api/bot/account/upgrade", headers=bearer(token)))
+    started = time.monotonic()
+    with events(web, token) as response:
+        lines = Stream(response)
+        assert web.http.delete(f"/api/tokens/{made['id']}",
+                               headers=cookie(session)).status_code == 200
+        assert lines.next() is None  # ended at the next keep-alive
+    assert time.monotonic() - started < KEEP_ALIVE + 3
+    answer = web.http.get("/api/stream/event", headers=bearer(token))
+    assert answer.status_code == 401 and answer.json()["code"] == "bad_token"
+    assert move(web, "abcdefgh", token, "7H").status_code == 401

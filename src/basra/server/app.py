@@ -134,7 +134,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.director = director
     app.state.notifier = notifier
     moderation_api.register(hub)
-    bot_play.register(hub)
+    bot_play.register(hub, notifier)
     app.state.collector = collector
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)

@@ -2,6 +2,7 @@
 play people online with a personal access token of scope ``bot``:
 
     POST /api/bot/account/upgrade          -> {"name", "bot": true}; 409 has_games
+    GET  /api/stream/event                 -> ndjson: challenge, gameStart, gameFinish
     GET  /api/bot/game/stream/{code}       -> ndjson: the seat's states (bot_streams.py)
     POST /api/bot/game/{code}/move/{move}  -> {"ok": true}; 400 illegal_move, not_your_turn
 
@@ -13,18 +14,23 @@ table (``bot_play.py``), wherever in a cluster the table lives.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from basra.players.accounts import token_hash
 from basra.store import StoredUser
 
-from .bearer import token_account
+from .bearer import bearer_token, token_account
 from .bot_play import at_table
-from .bot_streams import LineStream, game_stream
+from .bot_streams import Check, LineStream, event_lines, game_stream
+from .challenges_api import EXPIRES
+from .challenges_api import _view as challenge_view
 from .deps import account_settings, address, hub_of, store_of
 from .errors import BotError
+from .notifying import Notifier
 
 __all__ = ["bot_account", "router"]
 
@@ -64,6 +70,44 @@ async def _seat(request: Request, code: str, user: StoredUser) -> int:
     return int(seat)
 
 
+def _token_check(request: Request) -> Check:
+    """Whether the request's token still works (not revoked): asked by its streams at
+    each keep-alive, apart from the token's rate limit."""
+    token = bearer_token(request)
+    store = store_of(request)
+    clock = account_settings(request).clock
+
+    async def check() -> bool:
+        if token is None:
+            return False
+        return await store.tokens.find(token_hash(token), int(clock() * 1000)) is not None
+
+    return check
+
+
+@router.get("/api/stream/event", response_model=None)
+async def events(request: Request) -> LineStream:
+    """The account's events as newline-delimited JSON: its pending challenges and its
+    games in progress at once, then each new challenge and each game that starts or
+    ends (scope ``bot``, or ``play`` for a person's program)."""
+    user, _token = await token_account(request, ("bot", "play"))
+    notifier: Notifier = request.app.state.notifier
+    store = store_of(request)
+    listening = contextlib.AsyncExitStack()
+    queue = await listening.enter_async_context(notifier.listen(user.id))
+    try:
+        now = int(account_settings(request).clock() * 1000)
+        first = [{"type": "challenge", "challenge": await challenge_view(store, found, now)}
+                 for found in await store.challenges.pending(user.id, now - EXPIRES)
+                 if found.to_user == user.id]
+        first += [{"type": "gameStart", "game": {"id": code, "seat": seat}}
+                  for code, seat in await store.tables.playing_of(user.id)]
+    except BaseException:
+        await listening.aclose()
+        raise
+    return LineStream(event_lines(queue, first, _token_check(request)), listening.aclose)
+
+
 @router.get("/api/bot/game/stream/{code}", response_model=None)
 async def game(code: str, request: Request) -> LineStream:
     """The bot's seat at a table, as newline-delimited JSON: the current state at once,
@@ -72,7 +116,7 @@ async def game(code: str, request: Request) -> LineStream:
     seat = await _seat(request, code, user)
     hub = hub_of(request)
     connection = await hub.open_socket(code, None, address(request), seat=seat)
-    return game_stream(hub, connection, user.id)
+    return game_stream(hub, connection, user.id, _token_check(request))
 
 
 @router.post("/api/bot/game/{code}/move/{move}", response_model=None)

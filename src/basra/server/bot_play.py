@@ -29,6 +29,7 @@ from .errors import (
 )
 from .hub import Hub
 from .messages import Intent
+from .notifying import Notifier
 from .table import Table
 
 __all__ = ["MOVE_REFUSALS", "at_table", "register"]
@@ -115,8 +116,19 @@ async def at_table(hub: Hub, code: str, what: str, user_id: int, **args: Any) ->
     return await hub.relay.at_owner(code, "bot", asked, here)
 
 
-def register(hub: Hub) -> None:
-    """Let other servers ask this one about bot seats at its tables."""
+def register(hub: Hub, notifier: Notifier) -> None:
+    """Let other servers ask this one about bot seats at its tables, and tell each bot
+    account when a match of its starts or ends (notifications ``game_start`` and
+    ``game_finish``, ``{"id": CODE, "seat": N}``: its event stream passes them on)."""
+
+    def games(table: Table, what: str) -> None:
+        for seat in sorted(table.bots):
+            account = table.accounts[seat]
+            if account is not None:
+                hub.play.spawn(notifier.notify(account[0], f"game_{what}",
+                                               {"id": table.code, "seat": seat}))
+
+    hub.play.games = games
 
     async def bot_call(args: dict[str, Any]) -> dict[str, Any]:
         try:

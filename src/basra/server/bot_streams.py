@@ -1,5 +1,5 @@
 """The Bot API's streams: newline-delimited JSON over HTTP (``docs/api.md``, "Bot
-accounts").
+accounts"): an account's events, and a bot's seat at a table.
 
 Each line is one JSON object; a stream that has had nothing to say for
 :data:`KEEP_ALIVE` seconds sends an empty line (as lichess does), so that a client and
@@ -11,13 +11,21 @@ the seat's ``state`` messages of the table protocol, and passes each on with ``l
 in protocol notation (``["7H", "9S:4C+5D"]``) and, on the seat's turn, the
 ``observation`` a bot gets in ``basra arena`` (``docs/protocol.md``). It starts with the
 current state and ends after the state that finishes the match.
+
+The event stream starts with the account's pending challenges and its games in
+progress, then passes on its notifications as events: ``challenge`` (and
+``challengeCanceled``, ``challengeDeclined``), ``gameStart`` and ``gameFinish`` (the
+notifications ``game_start`` and ``game_finish`` that the tables send their bot
+accounts, see :func:`basra.server.bot_play.register`). A client that reconnects thus
+resumes where it was. Both streams end soon after their token is revoked (it is looked
+at again at each keep-alive).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi.responses import StreamingResponse
@@ -27,7 +35,8 @@ from .bot_play import at_table
 from .connections import Connection, encode
 from .hub import Hub
 
-__all__ = ["KEEP_ALIVE", "NDJSON", "SILENCE", "LineStream", "game_stream", "waited"]
+__all__ = ["KEEP_ALIVE", "NDJSON", "SILENCE", "Check", "LineStream", "event_lines",
+           "event_of", "game_stream", "waited"]
 
 NDJSON = "application/x-ndjson"
 """The media type of the streams."""
@@ -36,6 +45,9 @@ KEEP_ALIVE = 5.0
 SILENCE = "\n"
 """The keep-alive line."""
 PASSED_ON = ("state", "notice")
+EVENT_TYPES = {"challenge": "challenge", "challenge_cancelled": "challengeCanceled",
+               "challenge_declined": "challengeDeclined"}
+"""The event of each kind of challenge notification (the payload is the challenge)."""
 """The table's messages a game stream passes on (chat and pongs are left out)."""
 
 
@@ -73,7 +85,8 @@ class LineStream(StreamingResponse):
     """A stream of JSON lines whose ``closed`` is called once it ends, however it ends
     (the client gone, the server stopping, the lines ended)."""
 
-    def __init__(self, lines: AsyncIterator[str], closed: Callable[[], None]) -> None:
+    def __init__(self, lines: AsyncIterator[str],
+                 closed: Callable[[], Awaitable[None]]) -> None:
         super().__init__(lines, media_type=NDJSON,
                          headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         self.closed = closed
@@ -82,21 +95,31 @@ class LineStream(StreamingResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.closed()
+            await self.closed()
 
 
-def game_stream(hub: Hub, connection: Connection, user_id: int) -> LineStream:
+Check = Callable[[], Awaitable[bool]]
+"""Whether the stream's token still works (asked at each keep-alive: a revoked token's
+streams end)."""
+
+
+def game_stream(hub: Hub, connection: Connection, user_id: int, check: Check) -> LineStream:
     """The game stream of a bot's seat, read from its connection (closed with it)."""
-    return LineStream(game_lines(hub, connection, user_id),
-                      lambda: hub.disconnect(connection))
+    async def closed() -> None:
+        hub.disconnect(connection)
+
+    return LineStream(game_lines(hub, connection, user_id, check), closed)
 
 
-async def game_lines(hub: Hub, connection: Connection, user_id: int) -> AsyncIterator[str]:
+async def game_lines(hub: Hub, connection: Connection, user_id: int, check: Check
+                     ) -> AsyncIterator[str]:
     """The lines of a seat's game stream, read from its connection."""
     code = connection.table.code
     while True:
         message = await waited(connection.outbox)
         if message is SILENCE:
+            if not await check():
+                return
             yield SILENCE
             continue
         if message is None:  # closed by the server: the seat was opened elsewhere
@@ -113,3 +136,33 @@ async def game_lines(hub: Hub, connection: Connection, user_id: int) -> AsyncIte
                 return
         else:
             yield encode(data) + "\n"
+
+
+def event_of(notification: dict[str, Any]) -> dict[str, Any] | None:
+    """The event stream's line for one of the account's notifications (None for a kind
+    it does not pass on)."""
+    kind, payload = notification.get("kind"), notification.get("payload") or {}
+    if kind == "game_start":
+        return {"type": "gameStart", "game": {"id": payload["id"], "seat": payload["seat"]}}
+    if kind == "game_finish":
+        return {"type": "gameFinish", "game": {"id": payload["id"]}}
+    if kind in EVENT_TYPES:
+        return {"type": EVENT_TYPES[kind], "challenge": payload}
+    return None
+
+
+async def event_lines(queue: asyncio.Queue[dict[str, Any]], first: list[dict[str, Any]],
+                      check: Check) -> AsyncIterator[str]:
+    """The lines of an event stream: ``first``, then each event as it comes."""
+    for event in first:
+        yield encode(event) + "\n"
+    while True:
+        found = await waited(queue)
+        if found is SILENCE:
+            if not await check():
+                return
+            yield SILENCE
+            continue
+        line = event_of(found)
+        if line is not None:
+            yield encode(line) + "\n"

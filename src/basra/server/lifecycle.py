@@ -309,6 +309,8 @@ class Tables:
         if self.cluster.shared:
             self.epochs[code] = epoch
         self._add(table)
+        if table.match is not None:
+            self.play.games(table, "start")
         if config.rated and table.match is not None:
             await self.play.rated_start(table)
         self.play.changed(table)
@@ -343,6 +345,8 @@ class Tables:
                 table.start()
         if account is not None:
             await self._load_ratings(table)
+        if starts:
+            self.play.games(table, "start")
         self.play.changed(table)
         return taken, token
 
