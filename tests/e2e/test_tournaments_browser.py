@@ -4,11 +4,10 @@ them back to the tournament, the standings count their games, and when the arena
 the podium and the winner are shown, on the tournament's page and in the list.
 
 The server is ``basra serve`` as every browser test runs it (fast computers, no takeover,
-the per-address limits lifted), with one change, made by a small launcher around the same
-command: the tournament director passes every 0.2 s and an arena's minute lasts
-``MINUTE`` seconds (``TournamentSettings``, the setting the server keeps for tests), so an
-arena of the shortest length the API takes (5 minutes) is over while its first games are
-played, and those games end it.
+the per-address limits lifted), with its hidden options for demonstrations and tests: the
+tournament director passes every 0.2 s and an arena's minute lasts ``MINUTE`` seconds, so
+an arena of the shortest length the API takes (5 minutes) is over while its first games
+are played, and those games end it.
 
 The New tournament form is checked on its own: a guest is asked to log in, a bad value is
 refused beside its field, a tournament made from it opens, and its page's Join, Pause,
@@ -63,18 +62,6 @@ TOURNAMENT_URL = re.compile(r"/tournament/\w+$")
 PLAY_SECONDS = 300
 """How long the two players may take to play their games to the end of the arena."""
 
-FAST_DIRECTOR = (
-    "-c",
-    "import functools, sys\n"
-    "from basra.server import directing\n"
-    "directing.TournamentSettings = functools.partial(\n"
-    f"    directing.TournamentSettings, tick=0.2, minute={MINUTE})\n"
-    "from basra.cli import main\n"
-    "sys.argv[0] = 'basra'\n"
-    "main()\n",
-)
-"""``basra serve`` itself, its tournament director made fast (``program`` of ``Server``)."""
-
 Visit = Callable[..., Page]
 
 
@@ -86,7 +73,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 "--bot-delay", "0.05", "--away-after", "600",
                 "--create-limit", "1000/minute;10000/day", "--join-limit", "1000/minute",
                 "--socket-limit", "1000/minute", "--signup-limit", "1000/minute",
-                "--tournament-limit", "100", program=FAST_DIRECTOR) as served:
+                "--tournament-limit", "100", "--tournament-tick", "0.2",
+                "--tournament-minute", str(MINUTE)) as served:
         served.wait()
         yield served.base
 

@@ -18,7 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -39,15 +39,9 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-BASRA = ("-m", "basra")
-"""The interpreter's arguments that run the ``basra`` command."""
-
-
-def serve_command(port: int, db_url: str, *options: str,
-                  program: Sequence[str] = BASRA) -> list[str]:
-    """``python -m basra serve`` on ``port`` with the database ``db_url`` (``program``: the
-    interpreter's arguments that run the ``basra`` command, if not ``-m basra``)."""
-    return [sys.executable, *program, "serve", "--port", str(port), "--db", db_url,
+def serve_command(port: int, db_url: str, *options: str) -> list[str]:
+    """``python -m basra serve`` on ``port`` with the database ``db_url``."""
+    return [sys.executable, "-m", "basra", "serve", "--port", str(port), "--db", db_url,
             *options]
 
 
@@ -62,16 +56,15 @@ def answers(url: str) -> bool:
 
 class Server:
     """``python -m basra serve`` as a child process on a free port, its output in
-    ``folder/server-PORT.log`` (with ``apart``, its stderr in ``server-PORT.err``; with
-    ``program``, run by other arguments than ``-m basra``, see :func:`serve_command`).
+    ``folder/server-PORT.log`` (with ``apart``, its stderr in ``server-PORT.err``).
     Stopped on leaving a ``with`` block."""
 
-    def __init__(self, db_url: str, folder: Path, *options: str, apart: bool = False,
-                 program: Sequence[str] = BASRA) -> None:
+    def __init__(self, db_url: str, folder: Path, *options: str, apart: bool = False
+                 ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        self.command = serve_command(self.port, db_url, *options, program=program)
+        self.command = serve_command(self.port, db_url, *options)
         folder.mkdir(parents=True, exist_ok=True)
         self.log_path = folder / f"server-{self.port}.log"
         self.err_path = folder / f"server-{self.port}.err" if apart else None

@@ -797,7 +797,8 @@ function renderPanels() {
     else if (outcome === "watched") title = winnerTitle(result.winner);
     else title = t(outcome === "won" ? "you_won" : "you_lost");
     $("result-title").textContent = title;
-    $("result-sub").textContent = outcome === "won" ? t("won_sub") : outcome === "lost" ? t("lost_sub") : "";
+    const lostSub = state.tournament ? "lost_sub_tournament" : "lost_sub";
+    $("result-sub").textContent = outcome === "won" ? t("won_sub") : outcome === "lost" ? t(lostSub) : "";
     $("result-sub").hidden = !$("result-sub").textContent;
     panel.classList.remove("won", "lost", "watched", "draw", ...[0, 1, 2, 3].map((side) => `side-${side}`));
     panel.classList.add(outcome);
