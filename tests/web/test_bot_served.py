@@ -1,7 +1,8 @@
 """Bot accounts against a real ``basra serve`` (``docs/api.md``, "Bot accounts"): a bot
 account made through the API, ``basra bot connect`` running ``examples/bot_example.py``,
 a person challenging it and playing over the table socket, the bot killed mid-match and
-started again, the record checked by ``basra replay``; a rated game changes only the
+started again, the record exported (``GET /api/games/user/{name}``) and checked by
+``basra replay``; a rated game changes only the
 bots' list; a revoked token stops the bridge.
 """
 
@@ -153,14 +154,15 @@ def test_a_bot_plays_a_person_through_the_bridge_and_survives_a_restart(
                     assert "stopped" in again.log()
                 finally:
                     bridge.stop()
-                record_id = final["result"]["record_id"]
-                assert record_id is not None
-                record = await http.get(f"/api/records/{record_id}")
-                assert record.status_code == 200
-                document = record.json()
+                assert final["result"]["record_id"] is not None
+                exported = await http.get("/api/games/user/Robo")  # the open data's ndjson
+                assert exported.status_code == 200
+                [line] = exported.text.splitlines()
+                document = json.loads(line)
                 assert [p["name"] for p in document["players"]].count("Robo") == 1
+                assert document["result"]["totals"] == final["result"]["totals"]
                 path = tmp_path / "match.json"
-                path.write_text(record.text)
+                path.write_text(line)
                 replayed = subprocess.run([sys.executable, "-m", "basra", "replay", str(path)],
                                           capture_output=True, text=True, cwd=ROOT)
                 assert replayed.returncode == 0, replayed.stderr
