@@ -16,6 +16,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     tournaments_api.py tournaments: made, listed, joined, their standings and records
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
     challenges_api.py challenges, and notifications (notifying.py delivers them)
+    bot_api.py        bot accounts and the Bot API's streams and moves
     health_api.py     /healthz and /readyz
 """
 
@@ -35,6 +36,8 @@ from basra.store import Store
 from . import (
     accounts_api,
     analysis_api,
+    bot_api,
+    bot_play,
     challenges_api,
     games_api,
     health_api,
@@ -133,6 +136,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.director = director
     app.state.notifier = notifier
     moderation_api.register(hub)
+    bot_play.register(hub, notifier)
     app.state.collector = collector
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)
@@ -141,7 +145,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    games_api, analysis_api, moderation_api, sessions_api, learn_api,
-                   tournaments_api, tokens_api, challenges_api, pwa):
+                   tournaments_api, tokens_api, challenges_api, bot_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)
