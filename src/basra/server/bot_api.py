@@ -26,8 +26,7 @@ from basra.store import StoredUser
 from .bearer import bearer_token, token_account
 from .bot_play import at_table
 from .bot_streams import Check, LineStream, event_lines, game_stream
-from .challenges_api import EXPIRES
-from .challenges_api import _view as challenge_view
+from .challenges_api import EXPIRES, challenge_view
 from .deps import account_settings, address, hub_of, store_of
 from .errors import BotError
 from .notifying import Notifier

@@ -52,7 +52,7 @@ from .notifying import Notifier
 from .seeking import Seeking
 from .table import ConfigError, SeatConfig, TableConfig
 
-__all__ = ["DECLINE_REASONS", "EXPIRES", "router"]
+__all__ = ["DECLINE_REASONS", "EXPIRES", "challenge_view", "router"]
 
 router = APIRouter()
 
@@ -94,7 +94,7 @@ async def _names(store: Store, ids: list[int]) -> dict[int, str]:
     return names
 
 
-async def _view(store: Store, challenge: StoredChallenge, now: int) -> dict[str, Any]:
+async def challenge_view(store: Store, challenge: StoredChallenge, now: int) -> dict[str, Any]:
     """A challenge as the API sends it."""
     names = await _names(store, [challenge.from_user, *challenge.invited,
                                  *([challenge.to_user] if challenge.to_user else [])])
@@ -175,7 +175,7 @@ async def _send(request: Request, store: Store, to_user: int | None) -> dict[str
                                 game["variant"], game["players"], game["rated"],
                                 game["turn_seconds"], "pending", None, None, now, now)
     await store.challenges.create(challenge)
-    view = await _view(store, challenge, now)
+    view = await challenge_view(store, challenge, now)
     if to_user is not None:
         await _notifier(request).notify(to_user, "challenge", view)
     return view
@@ -207,7 +207,7 @@ async def challenge(name: str, request: Request, store: StoreOf) -> dict[str, An
 @router.get("/api/challenge/{challenge_id}")
 async def one(challenge_id: str, request: Request, store: StoreOf) -> dict[str, Any]:
     """A challenge (an open challenge's page shows it to anyone)."""
-    return await _view(store, await _challenge(store, challenge_id), _now(request))
+    return await challenge_view(store, await _challenge(store, challenge_id), _now(request))
 
 
 @router.post("/api/challenge/{challenge_id}/accept")
@@ -223,7 +223,7 @@ async def accept(challenge_id: str, request: Request, store: StoreOf) -> dict[st
         raise ChallengeError("not_yours", "you cannot accept your own challenge")
     if found.status != "pending" or now - found.created_at >= EXPIRES:
         raise ChallengeError("challenge_closed", "this challenge is no longer open",
-                             status=(await _view(store, found, now))["status"])
+                             status=(await challenge_view(store, found, now))["status"])
     if found.from_user in await store.moderation.avoided(player[0]):
         raise ChallengeError("blocked", "one of you blocked the other")
     if found.rated:
@@ -236,7 +236,7 @@ async def accept(challenge_id: str, request: Request, store: StoreOf) -> dict[st
                                         after=now - EXPIRES):
         raise ChallengeError("challenge_closed", "someone else accepted it first",
                              status="accepted")
-    view = await _view(store, await _challenge(store, found.id), now)
+    view = await challenge_view(store, await _challenge(store, found.id), now)
     notifier = _notifier(request)
     seat, token = seats[challenger[0]]
     await notifier.notify(found.from_user, "challenge_accepted", {
@@ -311,8 +311,8 @@ async def _close(request: Request, store: Store, found: StoredChallenge, status:
     if not await store.challenges.close(found.id, status, now, reason=reason,
                                         after=now - EXPIRES):
         raise ChallengeError("challenge_closed", "this challenge is no longer open",
-                             status=(await _view(store, found, now))["status"])
-    view = await _view(store, await _challenge(store, found.id), now)
+                             status=(await challenge_view(store, found, now))["status"])
+    view = await challenge_view(store, await _challenge(store, found.id), now)
     if tell is not None:
         await _notifier(request).notify(tell, kind, view)
     return view
@@ -324,7 +324,7 @@ async def pending(request: Request, store: StoreOf) -> dict[str, Any]:
     player = await _account(request, ("read", "play", "bot"))
     now = _now(request)
     waiting = await store.challenges.pending(player[0], now - EXPIRES)
-    views = [await _view(store, c, now) for c in waiting]
+    views = [await challenge_view(store, c, now) for c in waiting]
     return {"incoming": [v for c, v in zip(waiting, views, strict=True)
                          if c.to_user == player[0]],
             "outgoing": [v for c, v in zip(waiting, views, strict=True)

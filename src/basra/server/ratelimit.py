@@ -54,7 +54,7 @@ account, wherever it asks from) and hints (``hint``: per client address; ``hint_
 per seat, counted at the server that owns the table). ``create_app`` adds them to its
 ``rate_limits`` unless those set them."""
 
-TOKEN_LIMITS = {"token": "10/second;600/minute"}
+TOKEN_LIMITS = {"token": "20/second;2400/minute"}
 """Per personal access token (``token:ID``), wherever it is used from: every request
 that carries it. ``create_app`` adds it to its ``rate_limits`` unless those set it."""
 
