@@ -7,8 +7,11 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,3 +150,26 @@ def test_a_bad_request_id_is_replaced(start_web: Callable[..., Any]) -> None:
     response = web.http.get("/healthz", headers={"X-Request-Id": "no spaces\tor tabs"})
     assert response.headers["X-Request-Id"] != "no spaces\tor tabs"
     assert len(response.headers["X-Request-Id"]) == 16
+
+
+def test_the_dashboard_and_the_docs_name_metrics_that_exist(
+        start_web: Callable[..., Any]) -> None:
+    web = start_web(metrics_token=TOKEN)
+    deadline = time.monotonic() + 10
+    while True:  # the tournament director's first pass (every second) sets its gauge
+        text = web.http.get("/metrics", headers=BEARER).text
+        if "basra_tournaments_live " in text:
+            break
+        assert time.monotonic() < deadline, "the director never counted the tournaments"
+        time.sleep(0.05)
+    known = {name for family in text_string_to_metric_families(text)
+             for name in (family.name, *(family.name + suffix for suffix in
+                                         ("_total", "_bucket", "_count", "_sum")))}
+    root = Path(__file__).resolve().parents[2]
+    dashboard = json.loads((root / "deploy" / "grafana" / "basra.json").read_text())
+    shown = {name for panel in dashboard["panels"] for target in panel["targets"]
+             for name in re.findall(r"basra_[a-z_]+", target["expr"])}
+    documented = set(re.findall(r"`(basra_[a-z_]+)", (root / "docs" / "operations.md")
+                                .read_text()))
+    assert len(shown) >= 10 and shown <= known, shown - known
+    assert len(documented) >= 12 and documented <= known, documented - known
