@@ -130,6 +130,10 @@ def test_json_access_log_names_the_request_id(start_web: Callable[..., Any],
     sent = web.http.get("/healthz", headers={"X-Request-Id": "from-the-proxy-42"})
     quick = web.quick()
     web.connect(quick["code"], quick["token"]).socket.close()
+    deadline = time.monotonic() + 10
+    while '"method": "WS"' not in json_access_log.getvalue():  # logged once the app's side
+        assert time.monotonic() < deadline, "the socket's line was never logged"  # ends
+        time.sleep(0.02)
     lines = [json.loads(line) for line in json_access_log.getvalue().splitlines()]
     request_id = response.headers["X-Request-Id"]
     assert len(request_id) == 16
