@@ -9,6 +9,8 @@
 #   redis-server, nginx
 #                 the tests of many servers (tests/web/test_cluster.py) start their own
 #                 Redis and nginx balancer on loopback ports (tests/support/services.py);
+#   prometheus    tests/web/test_operations.py starts it with deploy/prometheus and checks
+#                 that it scrapes a server's --metrics-port;
 #   libicu-dev, pkg-config, g++, python3-dev
 #                 PyICU (the confusable skeletons of account names) builds against the
 #                 system's ICU when pip installs the package.
@@ -27,6 +29,7 @@ if [ "${1:-}" != "app" ]; then
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
   command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+  command -v prometheus >/dev/null 2>&1 || missing="$missing prometheus"
 fi
 [ -n "$missing" ] || exit 0
 

@@ -1,5 +1,5 @@
-"""Real services for the tests and benchmarks: a throwaway PostgreSQL cluster, Redis and
-an nginx load balancer, each started from Debian's packages on loopback ports and
+"""Real services for the tests and benchmarks: a throwaway PostgreSQL cluster, Redis, an
+nginx load balancer and Prometheus, each started from Debian's packages on loopback ports and
 stopped when done, and fresh databases on a PostgreSQL server.
 
 Used by the tests (``tests/conftest.py``, ``tests/web/test_cluster.py``) and by
@@ -20,6 +20,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from types import TracebackType
 
@@ -245,6 +246,52 @@ class Balancer(_Process):
                          folder / "nginx.log")
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
+
+
+def prometheus_program() -> str | None:
+    """Prometheus' server (Debian's ``prometheus`` package), if installed."""
+    found = shutil.which("prometheus")
+    return found or ("/usr/bin/prometheus" if Path("/usr/bin/prometheus").exists() else None)
+
+
+class Prometheus(_Process):
+    """Prometheus on a free loopback port, with the project's scrape configuration
+    (``deploy/prometheus/prometheus.yml``) scraping ``targets`` every ``interval``."""
+
+    name = "prometheus"
+
+    def __init__(self, folder: Path, targets: list[str], interval: str = "1s") -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        deploy = Path(__file__).resolve().parents[2] / "deploy" / "prometheus"
+        config = (deploy / "prometheus.yml").read_text()
+        assert "- 127.0.0.1:9100\n" in config, "deploy/prometheus/prometheus.yml lists no target"
+        config = config.replace("- 127.0.0.1:9100\n", "".join(
+            f"- {target}\n          " for target in targets).rstrip() + "\n")
+        config = re.sub(r"(scrape|evaluation)_interval: \S+", rf"\1_interval: {interval}",
+                        config)
+        (folder / "prometheus.yml").write_text(config)
+        port = free_port()
+        program = prometheus_program() or "prometheus"
+        super().__init__([program, f"--config.file={folder / 'prometheus.yml'}",
+                          f"--storage.tsdb.path={folder / 'data'}",
+                          f"--web.listen-address=127.0.0.1:{port}"],
+                         port, folder / "prometheus.log")
+        self.base = f"http://127.0.0.1:{port}"
+        started = time.monotonic()
+        while not self.ready():  # it listens before its storage is open (503)
+            if self.process.poll() is not None or time.monotonic() - started > START_SECONDS:
+                self.stop()
+                raise RuntimeError(f"prometheus did not get ready on port {port}: "
+                                   f"{self.log_path.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.05)
+
+    def ready(self) -> bool:
+        """Whether Prometheus answers queries (``GET /-/ready`` answers 200)."""
+        try:
+            with urllib.request.urlopen(f"{self.base}/-/ready", timeout=1) as answer:
+                return bool(answer.status == 200)
+        except OSError:
+            return False
 
 
 def fresh_database(url: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from basra.cli.common import UserError, cli, out
@@ -70,6 +72,21 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
               hidden=True, help="Seconds in an arena's minute (demonstrations and tests).")
 @click.option("--tournament-tick", type=click.FloatRange(min=0.01), default=1.0,
               hidden=True, help="Seconds between two passes of the tournament director.")
+@click.option("--metrics-port", type=click.IntRange(1, 65535), default=None,
+              help="Serve Prometheus' metrics at GET /metrics on this port of its own "
+                   "(see docs/operations.md); off by default.")
+@click.option("--metrics-host", default="127.0.0.1", show_default=True,
+              help="Address the --metrics-port listens on.")
+@click.option("--metrics-token", metavar="TOKEN", envvar="BASRA_METRICS_TOKEN",
+              help="Serve GET /metrics on the main port too, to a scraper that sends "
+                   "Authorization: Bearer TOKEN (others get 404) [env: BASRA_METRICS_TOKEN].")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="json: one JSON object a line (time, level, logger, message, request "
+                   "id), for a log collector.")
+@click.option("--access-log", is_flag=True,
+              help="Log a line per HTTP request and WebSocket (method, path, status, "
+                   "duration, request id).")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], allowed_host: tuple[str, ...],
           create_limit: str, join_limit: str,
@@ -77,7 +94,8 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
           sockets_per_address: int, max_tables: int, master_workers: int | None,
           redis_url: str | None, server_id: str | None, puzzle_floor: int,
           schedule_file: str | None, tournament_limit: int, tournament_minute: float,
-          tournament_tick: float) -> None:
+          tournament_tick: float, metrics_port: int | None, metrics_host: str,
+          metrics_token: str | None, log_format: str, access_log: bool) -> None:
     """Start the web app: play Basra in the browser with friends and computer players.
 
     One server with SQLite suits a home or a club. For more, start several servers with
@@ -92,6 +110,7 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
     from basra.server import create_app
     from basra.server.collector import Collector
     from basra.server.directing import TournamentSettings
+    from basra.server.logs import configure_logging
     from basra.server.ratelimit import parse_limits
     from basra.server.security import WebSocketHandshakeProtocol, allowed_hosts, parse_origin
     from basra.store import StorageError, Store, database_url, default_database_url
@@ -134,14 +153,25 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
     if server_id is not None and not (0 < len(server_id) <= 40 and server_id.replace(
             "-", "").replace("_", "").isalnum()):
         raise UserError(f"--server-id {server_id!r} must be 1 to 40 letters, digits, - or _")
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    try:
-        with socket.socket(family, socket.SOCK_STREAM) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
-    except OSError as error:
-        raise UserError(f"cannot listen on {host}:{port}: {error.strerror or error}; "
-                        "choose another --port or --host") from None
+    if metrics_token is not None and len(metrics_token) < 16:
+        raise UserError(f"--metrics-token is {len(metrics_token)} characters long; give "
+                        "one of at least 16 (e.g. openssl rand -hex 16)")
+    if metrics_port is not None and (metrics_port, metrics_host) == (port, host):
+        raise UserError(f"--metrics-port {metrics_port} is the server's own --port: "
+                        "choose another, or use --metrics-token on the main port")
+    listens = [(host, port, "--port or --host")]
+    if metrics_port is not None:
+        listens.append((metrics_host, metrics_port, "--metrics-port or --metrics-host"))
+    for at, number, options in listens:
+        family = socket.AF_INET6 if ":" in at else socket.AF_INET
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((at, number))
+        except OSError as error:
+            raise UserError(f"cannot listen on {at}:{number}: {error.strerror or error}; "
+                            f"choose another {options}") from None
+    configure_logging(log_format, access_log)
 
     async def check_storage() -> None:
         store = Store(url)
@@ -179,18 +209,24 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                          tick=tournament_tick, minute=tournament_minute,
                          daily_limit=tournament_limit, schedule=schedule),
                      collector=Collector(), allowed_hosts=hosts,
-                     rate_limit_storage=redis_url or "memory://")
+                     rate_limit_storage=redis_url or "memory://",
+                     metrics_token=metrics_token,
+                     metrics_address=(None if metrics_port is None
+                                      else (metrics_host, metrics_port)))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     out.print(f"[bold]Basra[/] is served at [bold cyan]http://{shown}:{port}/[/] "
               "(open it in a browser; Ctrl-C stops)", soft_wrap=True)
     out.print(f"Storage: {_hide_password(url)}", soft_wrap=True)
     for item in schedule:
         out.print(f"Holds {item.spec.name!r} every {item.every} minutes", soft_wrap=True)
+    if metrics_port is not None:
+        out.print(f"Metrics at http://{metrics_host}:{metrics_port}/metrics", soft_wrap=True)
     if cluster is not None:
         out.print(f"Shares tables through Redis {_hide_password(redis_url or '')} as "
                   f"server {cluster.server_id}", soft_wrap=True)
+    logs: dict[str, Any] = {"log_config": None} if log_format == "json" else {}
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws=WebSocketHandshakeProtocol)
+                ws=WebSocketHandshakeProtocol, **logs)
 
 
 def _hide_password(url: str) -> str:

@@ -32,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Annotated, Any
 
@@ -203,6 +205,9 @@ class Analyses:
         """Each seat's latest hint, by (table, seat): its ``seq`` and the hint (being)
         computed. Asked for again on the same turn, it is not computed again."""
         self.running: dict[int, asyncio.Task[None]] = {}
+        self.on_waited: Callable[[str, float], None] | None = None
+        """Called with ``"analysis"`` or ``"hint"`` and the seconds each waited for a
+        worker and took (the server's metrics)."""
         self.failures: dict[int, str] = {}
         self._pools: dict[str, Executor] = {}
         self._shipped: list[Puzzle] = []
@@ -239,10 +244,12 @@ class Analyses:
     async def run(self, record_id: int, text: str) -> None:
         """Analyse a record in the pool and store the analysis and its puzzles."""
         loop = asyncio.get_running_loop()
+        began = time.monotonic()
         try:
             document, puzzles = await loop.run_in_executor(
                 self.workers(), analyze_record_text, text, record_id, self.config.think_ms,
                 self.config.max_decisions)
+            self._waited("analysis", began)
             await self.stored.save(record_id, document, puzzles, self.puzzle_floor)
         except Exception as error:  # reported to whoever asks next
             self.failures[record_id] = f"the analysis failed: {error}"
@@ -311,9 +318,20 @@ class Analyses:
 
     async def _rank(self, view: Observation, seq: int, seat: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
+        began = time.monotonic()
         ranked: dict[str, Any] = await loop.run_in_executor(
             self.workers("hint"), rank_moves, view, self.config.hint_ms, seq * 7919 + seat)
+        self._waited("hint", began)
         return ranked
+
+    def _waited(self, queue: str, began: float) -> None:
+        if self.on_waited is not None:
+            self.on_waited(queue, time.monotonic() - began)
+
+    @property
+    def hints_pending(self) -> int:
+        """Hints being computed or waiting for the hints' worker."""
+        return sum(not hint.done() for _, hint in self._hints.values())
 
     async def _limit(self, kind: str, key: str, code: str) -> tuple[int, dict[str, Any]] | None:
         """Count one of ``kind`` for ``key``: None when it may go on, else the answer

@@ -18,6 +18,8 @@ per capability and answers every error from the one table of :mod:`.errors`:
     challenges_api.py challenges, and notifications (notifying.py delivers them)
     bot_api.py        bot accounts and the Bot API's streams and moves
     health_api.py     /healthz and /readyz
+    metrics_api.py    /metrics on the main port, to the holder of a token (metrics.py:
+                      the numbers; logs.py: request ids and structured logs)
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from . import (
     games_api,
     health_api,
     learn_api,
+    metrics_api,
     moderation_api,
     pages,
     players_api,
@@ -58,8 +61,10 @@ from .bodies import MAX_BODY
 from .cluster import Cluster
 from .collector import Collector
 from .directing import Director, TournamentSettings
-from .errors import ERRORS, error_response, http_error_response
+from .errors import ERRORS, HTTP_CODES, error_response, http_error_response, refusal_of
 from .hub import Hub
+from .logs import RequestIds
+from .metrics import Metrics, listen, stop_listening
 from .notifying import Notifier
 from .pages import web_root
 from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, TOKEN_LIMITS, RateLimits
@@ -76,7 +81,9 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                rate_limit_storage: str = "memory://", accounts: AccountSettings | None = None,
                seeking: SeekSettings | None = None, cluster: Cluster | None = None,
                collector: Collector | None = None, allowed_hosts: Sequence[str] | None = None,
-               tournaments: TournamentSettings | None = None, **settings: Any) -> FastAPI:
+               tournaments: TournamentSettings | None = None,
+               metrics_token: str | None = None,
+               metrics_address: tuple[str, int] | None = None, **settings: Any) -> FastAPI:
     """The app, storing in ``database`` (a SQLAlchemy URL; the user's SQLite file by
     default). Pages from ``allow_origins`` (``https://basra.example``) may post and open
     table sockets besides the server's own. ``rate_limits`` per client address (see
@@ -90,7 +97,10 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     defaults without); ``allowed_hosts`` the ``Host`` names it answers
     (:func:`basra.server.security.allowed_hosts`; any without); ``tournaments`` how the
     tournament director works and the operator's schedule
-    (:class:`basra.server.directing.TournamentSettings`)."""
+    (:class:`basra.server.directing.TournamentSettings`); ``metrics_token`` the bearer
+    token that opens ``GET /metrics`` on the app's own port (404 without it: closed by
+    default), ``metrics_address`` a (host, port) that serves ``/metrics`` to anyone who
+    reaches it, while the app runs (:mod:`basra.server.metrics`)."""
     store = store if store is not None else Store(database)
     hub = Hub(store, HubSettings(**settings), cluster)
     account_settings = accounts if accounts is not None else AccountSettings()
@@ -100,6 +110,11 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     analyses = Analyses(store, hub, limiter=limiter)
     director = Director(hub, store, tournaments, clock=account_settings.clock)
     notifier = Notifier(store, clock=account_settings.clock)
+    metrics = Metrics(metrics_token)
+    store.on_commit(metrics.committed)
+    limiter.on_refused = metrics.refused
+    hub.play.computer.on_waited = metrics.waited
+    analyses.on_waited = metrics.waited
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -110,9 +125,15 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         await seeks.start()
         await director.start()
         await notifier.start()
+        metrics.watch(_app.state)
+        listener = (None if metrics_address is None
+                    else listen(metrics, *metrics_address))
         try:
             yield
         finally:
+            if listener is not None:
+                stop_listening(listener)
+            metrics.unwatch()
             analyses.close()
             await notifier.stop()
             await director.stop()
@@ -132,20 +153,24 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.accounts = Accounts(account_settings, allow_origins=allow_origins,
                                   rate_limits=rate_limits,
                                   rate_limit_storage=rate_limit_storage)
+    app.state.accounts.limiter.on_refused = metrics.refused
     app.state.analyses = analyses
     app.state.director = director
     app.state.notifier = notifier
+    app.state.metrics = metrics
     moderation_api.register(hub)
     bot_play.register(hub, notifier)
     app.state.collector = collector
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)
     app.add_middleware(EdgeChecks, allow_origins=allow_origins, max_body=MAX_BODY)
+    app.add_middleware(RequestIds)  # the outermost: its id is in every line logged
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    games_api, analysis_api, moderation_api, sessions_api, learn_api,
-                   tournaments_api, tokens_api, challenges_api, bot_api, pwa):
+                   tournaments_api, tokens_api, challenges_api, bot_api, metrics_api,
+                   pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)
@@ -153,10 +178,15 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     return app
 
 
-async def _answer_error(_request: Request, error: Exception) -> JSONResponse:
+async def _answer_error(request: Request, error: Exception) -> JSONResponse:
+    answer = refusal_of(error)
+    if answer is not None:
+        request.app.state.metrics.answered(answer.code)
     return error_response(error)
 
 
-async def _answer_http_error(_request: Request, error: Exception) -> JSONResponse:
+async def _answer_http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
+    request.app.state.metrics.answered(HTTP_CODES.get(error.status_code,
+                                                      f"http_{error.status_code}"))
     return http_error_response(error.status_code, str(error.detail), error.headers)

@@ -157,6 +157,9 @@ class ComputerPlayers:
         self._thinker: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._master_waiting = 0
+        self.on_waited: Callable[[str, float], None] | None = None
+        """Called with ``"master"`` and the seconds each master move waited and took
+        (the server's metrics)."""
         """Master moves submitted and not yet answered."""
 
     @property
@@ -249,8 +252,11 @@ class ComputerPlayers:
     async def _master(self, observation: Observation) -> int:
         pool = self._master_pool()
         self._master_waiting += 1
+        began = time.monotonic()
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 pool, _master_move, observation, self.master_ms)
         finally:
             self._master_waiting -= 1
+            if self.on_waited is not None:
+                self.on_waited("master", time.monotonic() - began)

@@ -152,6 +152,9 @@ class Director:
         self.directing_here = not hub.cluster.shared
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self.live_count: int | None = None
+        """Tournaments not finished at the last pass (None before one, and on a server
+        that does not direct them)."""
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -185,6 +188,7 @@ class Director:
                 return
             log.warning("this server no longer directs the tournaments")
             self.directing_here = False
+            self.live_count = None
         owner = (await cluster.owners([DIRECTOR]))[DIRECTOR]
         free = owner is None or (owner != cluster.server_id
                                  and owner not in await cluster.listening([owner]))
@@ -200,7 +204,9 @@ class Director:
             now = self.now_ms()
             for item in self.settings.schedule:
                 await self._schedule(item, now)
-            for tournament in await self.store.tournaments.live():
+            live = await self.store.tournaments.live()
+            self.live_count = len(live)
+            for tournament in live:
                 try:
                     await self._direct(tournament, now)
                 except StorageError as error:

@@ -25,7 +25,7 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ class RateLimits:
         self._locks: dict[str, asyncio.Lock] = {}
         self.storage_errors = 0
         """Counts that failed because the storage did (those requests went on)."""
+        self.on_refused: Callable[[str], None] | None = None
+        """Called with the kind of each request refused (the server's metrics)."""
 
     async def hit(self, kind: str, address: str) -> str | None:
         """Count one request; the reason it is refused, or None when it may go on."""
@@ -155,6 +157,8 @@ class RateLimits:
                 await self._limiter.hit(item, kind, address)
 
     async def _refuse(self, kind: str, address: str, item: RateLimitItem) -> None:
+        if self.on_refused is not None:
+            self.on_refused(kind)
         reset = (await self._limiter.get_window_stats(item, kind, address)).reset_time
         raise RateLimited(
             f"too many {_WHAT.get(kind, kind)} from {address}: at most "

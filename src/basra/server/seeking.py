@@ -122,6 +122,7 @@ async def _refuse(websocket: WebSocket, error: Exception) -> None:
     """Answer an accepted seek socket with the error, and close it."""
     refused = refusal_of(error)
     assert refused is not None
+    websocket.app.state.metrics.answered(refused.code)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await websocket.send_text(encode(refused.frame()))
         await websocket.close(refused.close)
@@ -324,6 +325,11 @@ class Seeking:
         outbox = self._outboxes.get(seek_id)
         if outbox is not None:
             outbox.put_nowait(message)
+
+    @property
+    def open_sockets(self) -> int:
+        """Seek sockets open on this server."""
+        return len(self._outboxes)
 
     # -- one seek's socket ---------------------------------------------------------------
 

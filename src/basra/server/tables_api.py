@@ -147,6 +147,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         refusal = refusal_of(error)
         if refusal is None:
             raise
+        websocket.app.state.metrics.answered(refusal.code)
         # The client may have gone meanwhile (a slow refusal): nothing to tell then.
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await websocket.send_text(encode(refusal.frame()))

@@ -157,6 +157,10 @@ class Store:
         """Call ``listener`` whenever writes start failing or work again."""
         self.writer.on_health(listener)
 
+    def on_commit(self, listener: Callable[[int, int, float], None]) -> None:
+        """Call ``listener(changes, moves, seconds)`` after each transaction commits."""
+        self.writer.on_commit(listener)
+
     async def open(self) -> None:
         """Connect, bring the schema up to date, check that writes commit, and start the
         writer. Raises :class:`StorageError` naming the database and the reason."""

@@ -249,6 +249,7 @@ class Writer:
         self._queue: asyncio.Queue[_Change] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._listeners: list[Callable[[StoreHealth], None]] = []
+        self._commit_listeners: list[Callable[[int, int, float], None]] = []
         self._touched: dict[str, float] = {}
         """When each table's ``updated_at`` was last written (monotonic seconds)."""
 
@@ -267,6 +268,17 @@ class Writer:
     def on_health(self, listener: Callable[[StoreHealth], None]) -> None:
         """Call ``listener`` whenever writes start failing or work again."""
         self._listeners.append(listener)
+
+    def on_commit(self, listener: Callable[[int, int, float], None]) -> None:
+        """Call ``listener(changes, moves, seconds)`` after each transaction of queued
+        changes commits: how many changes, how many of them moves, and how long the
+        transaction took (the server's metrics)."""
+        self._commit_listeners.append(listener)
+
+    @property
+    def queued(self) -> int:
+        """Changes waiting in the queue now."""
+        return self._queue.qsize()
 
     async def start(self, engine: AsyncEngine, sync_engine: Engine | None = None,
                     sqlite_path: str | None = None) -> None:
@@ -373,6 +385,7 @@ class Writer:
         keeps it from committing; a change that can never commit fails alone."""
         pause = RETRY_FIRST
         while True:
+            began = time.perf_counter()
             try:
                 await self._transaction(batch)
             except Exception as error:
@@ -401,7 +414,17 @@ class Writer:
                         f"the database refused a change: {reason(error)}"))
                 return
             self._committed(batch)
+            if self._commit_listeners:
+                self._tell_commit(batch, time.perf_counter() - began)
             return
+
+    def _tell_commit(self, batch: list[_Change], seconds: float) -> None:
+        moves = sum(isinstance(change.work, MoveRow) for change in batch)
+        for listener in self._commit_listeners:
+            try:
+                listener(len(batch), moves, seconds)
+            except Exception:
+                log.exception("a commit listener failed")
 
     async def _already_stored(self, change: _Change) -> bool:
         """A move refused as a duplicate is committed already when the stored row is the
