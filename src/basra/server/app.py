@@ -14,6 +14,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     moderation_api.py reports, blocks, sanctions and the moderation page
     tournaments_api.py tournaments: made, listed, joined, their standings and records
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
+    friends_api.py    following players: follow, unfollow, who is online or playing
     health_api.py     /healthz and /readyz
 """
 
@@ -33,6 +34,7 @@ from basra.store import Store
 from . import (
     accounts_api,
     analysis_api,
+    friends_api,
     health_api,
     learn_api,
     moderation_api,
@@ -132,7 +134,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
-                   tokens_api, pwa):
+                   tokens_api, friends_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

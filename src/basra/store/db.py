@@ -19,6 +19,7 @@ per capability, each in its own module:
 ``store.tournaments`` tournaments, their entrants and games (:mod:`.tournaments`)
 ``store.learning``    the lessons each account has finished (:mod:`.learning`)
 ``store.tokens``      personal access tokens, stored as hashes (:mod:`.tokens`)
+``store.follows``     who follows whom, and where the followed are (:mod:`.follows`)
 ===================== =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -43,6 +44,7 @@ from .accounts import Accounts
 from .analysis import Analyses
 from .conduct import Conduct
 from .flags import Flags
+from .follows import Follows
 from .learning import Learning
 from .logins import Logins
 from .moderation import Moderation
@@ -132,6 +134,7 @@ class Store:
         self.learning = Learning(self.writer)
         self.tournaments = Tournaments(self.writer)
         self.tokens = Tokens(self.writer)
+        self.follows = Follows(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:
