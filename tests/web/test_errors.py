@@ -20,6 +20,10 @@ BODY_FIELDS = {
                          "starts_in", "turn_seconds", "computers", "allow_bots", "name"},
     "/api/tournaments/{tournament_id}/join": {"partner"},
     "/api/tokens": {"description", "scopes"},
+    "/api/challenge/{name}": {"variant", "players", "rated", "turn_seconds", "invite"},
+    "/api/challenge/open": {"variant", "players", "rated", "turn_seconds", "invite"},
+    "/api/challenge/{challenge_id}/decline": {"reason"},
+    "/api/notifications/read": {"ids"},
     "/api/tournaments/{tournament_id}/pause": {"paused"},
     "/api/signup": {"name", "password"},
     "/api/login": {"name", "password"},
@@ -27,7 +31,8 @@ BODY_FIELDS = {
 }
 """The routes whose body is a JSON object, and its fields."""
 NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis", "/api/puzzles/streak",
-           "/api/tournaments/{tournament_id}/withdraw"}
+           "/api/tournaments/{tournament_id}/withdraw",
+           "/api/challenge/{challenge_id}/accept", "/api/challenge/{challenge_id}/cancel"}
 """The POST routes that read no body."""
 
 

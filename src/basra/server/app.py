@@ -14,6 +14,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     moderation_api.py reports, blocks, sanctions and the moderation page
     tournaments_api.py tournaments: made, listed, joined, their standings and records
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
+    challenges_api.py challenges, and notifications (notifying.py delivers them)
     friends_api.py    following players: follow, unfollow, who is online or playing
     health_api.py     /healthz and /readyz
 """
@@ -34,6 +35,7 @@ from basra.store import Store
 from . import (
     accounts_api,
     analysis_api,
+    challenges_api,
     friends_api,
     health_api,
     learn_api,
@@ -55,6 +57,7 @@ from .collector import Collector
 from .directing import Director, TournamentSettings
 from .errors import ERRORS, error_response, http_error_response
 from .hub import Hub
+from .notifying import Notifier
 from .pages import web_root
 from .ratelimit import DEFAULT_LIMITS, STUDY_LIMITS, TOKEN_LIMITS, RateLimits
 from .security import AllowedHosts, EdgeChecks
@@ -93,6 +96,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                     limiter=limiter)
     analyses = Analyses(store, hub, limiter=limiter)
     director = Director(hub, store, tournaments, clock=account_settings.clock)
+    notifier = Notifier(store, clock=account_settings.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -102,10 +106,12 @@ def create_app(database: str | None = None, *, store: Store | None = None,
         await hub.start()
         await seeks.start()
         await director.start()
+        await notifier.start()
         try:
             yield
         finally:
             analyses.close()
+            await notifier.stop()
             await director.stop()
             await seeks.stop()
             await hub.stop()
@@ -125,6 +131,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
                                   rate_limit_storage=rate_limit_storage)
     app.state.analyses = analyses
     app.state.director = director
+    app.state.notifier = notifier
     moderation_api.register(hub)
     app.state.collector = collector
     if allowed_hosts is not None:
@@ -134,7 +141,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
-                   tokens_api, friends_api, pwa):
+                   tokens_api, challenges_api, friends_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

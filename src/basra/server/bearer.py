@@ -42,10 +42,12 @@ def bearer_token(connection: HTTPConnection) -> str | None:
     return token.strip()
 
 
-async def token_account(connection: HTTPConnection, scope: str,
+async def token_account(connection: HTTPConnection, scope: str | tuple[str, ...],
                         token: str | None = None) -> tuple[StoredUser, StoredToken]:
     """The account and token a request's Bearer token (or ``token``) stands for, if it
-    has ``scope``; raises :class:`TokenError` or ``RateLimited``."""
+    has ``scope`` (one of them, given several); raises :class:`TokenError` or
+    ``RateLimited``."""
+    scopes = (scope,) if isinstance(scope, str) else scope
     app = connection.app
     store: Store = app.state.store
     settings: AccountSettings = app.state.account_settings
@@ -59,13 +61,15 @@ async def token_account(connection: HTTPConnection, scope: str,
         raise TokenError("bad_token", "this token is unknown or was revoked")
     user, stored = found
     await limiter.check("token", f"token:{stored.id}")
-    if scope not in stored.scopes:
-        raise TokenError("missing_scope", f"this token lacks the {scope} scope "
-                         f"(it has {', '.join(stored.scopes) or 'none'})", scope=scope)
+    if not any(wanted in stored.scopes for wanted in scopes):
+        needed = " or ".join(scopes)
+        raise TokenError("missing_scope", f"this token lacks the {needed} scope "
+                         f"(it has {', '.join(stored.scopes) or 'none'})", scope=needed)
     return user, stored
 
 
-async def account_or_token(connection: HTTPConnection, scope: str) -> Account | None:
+async def account_or_token(connection: HTTPConnection, scope: str | tuple[str, ...]
+                           ) -> Account | None:
     """The account of a request's Bearer token (with ``scope``) when it sends one, else
     of its session cookie; None for a guest."""
     if bearer_token(connection) is not None:

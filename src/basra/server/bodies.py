@@ -25,6 +25,8 @@ __all__ = [
     "AccountBody",
     "ActionBody",
     "AnswerBody",
+    "ChallengeBody",
+    "DeclineBody",
     "EndSessionsBody",
     "JoinBody",
     "NameBody",
@@ -33,6 +35,7 @@ __all__ = [
     "PauseBody",
     "ProgressBody",
     "QuickBody",
+    "ReadBody",
     "ReportBody",
     "SeatBody",
     "TokenBody",
@@ -188,6 +191,31 @@ class TournamentBody(_Body):
                             "Levels of the computer entrants, one each.")
     allow_bots: Any = _field({"type": "boolean"}, "Whether bot accounts may enter.")
     name: Any = _field(_TEXT, "Its name (the variant and kind by default).")
+
+
+class ChallengeBody(_Body):
+    """``POST /api/challenge/{name}`` and ``/api/challenge/open``: the game offered."""
+
+    variant: Any = _field(_TEXT, "The preset (egyptian by default).")
+    players: Any = _field(_NUMBER, "Players at the table (the preset's first count).")
+    rated: Any = _field({"type": "boolean"}, "Whether the game is rated (false).")
+    turn_seconds: Any = _field(_NUMBER, "The turn timer: 0 (none) or 5 to 600 (60).")
+    invite: Any = _field({"type": "array", "items": {"type": "string"}},
+                         "Further players asked to a 3- or 4-player table, by name.")
+
+
+class DeclineBody(_Body):
+    """``POST /api/challenge/{id}/decline``."""
+
+    reason: Any = _field(_TEXT, "generic, later, too_fast, too_slow, casual, rated, "
+                                "variant or not_bots.")
+
+
+class ReadBody(_Body):
+    """``POST /api/notifications/read``."""
+
+    ids: Any = _field({"type": "array", "items": {"type": "integer"}},
+                      "The notifications read (all of them when left out).")
 
 
 class TokenBody(_Body):

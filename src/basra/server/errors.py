@@ -34,6 +34,7 @@ __all__ = [
     "BadRecordError",
     "BadRequestError",
     "BadSeekError",
+    "ChallengeError",
     "ConfigError",
     "DisplayNameTakenError",
     "ElsewhereError",
@@ -386,6 +387,21 @@ class TokenError(Refusal):
         self.code = code
 
 
+class ChallengeError(Refusal):
+    """A challenge refused; ``code`` says why: ``bad_challenge`` (422, ``params.field``),
+    ``unknown_challenge`` (404), ``challenge_closed`` (409: accepted, declined, cancelled
+    or expired, ``params.status``), ``not_yours`` (403), ``blocked`` (403: one of the two
+    blocked the other), ``challenge_limit`` (429, ``params.most``)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
+
+
+CHALLENGE_STATUS = {"bad_challenge": 422, "unknown_challenge": 404, "challenge_closed": 409,
+                    "not_yours": 403, "blocked": 403, "challenge_limit": 429}
+"""The HTTP status of each code of :class:`ChallengeError`."""
+
 TOKEN_STATUS = {"bad_token": 401, "missing_scope": 403, "bad_token_request": 422,
                 "unknown_token_id": 404}
 """The HTTP status of each code of :class:`TokenError`."""
@@ -459,6 +475,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownTournamentError: ErrorKind("unknown_tournament", 404, 4404),
     TournamentError: ErrorKind("bad_tournament", 422, 4400),
     TokenError: ErrorKind("bad_token", 401, 4401),
+    ChallengeError: ErrorKind("bad_challenge", 422, 4400),
     FollowError: ErrorKind("bad_follow", 400, 4400),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
@@ -483,7 +500,7 @@ is answered as its nearest listed base)."""
 
 STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409,
                   **MODERATION_STATUS, **TOURNAMENT_STATUS, **TOKEN_STATUS,
-                  **FOLLOW_STATUS}
+                  **CHALLENGE_STATUS, **FOLLOW_STATUS}
 """The codes of an error type (one with its own ``code``) whose HTTP status is not the
 type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
 turn (409, where other hint refusals are 403), the codes of moderation."""

@@ -4,23 +4,25 @@
 one :class:`~basra.store.writer.Writer` that every change goes through, with one object
 per capability, each in its own module:
 
-===================== =================================================================
-``store.tables``      tables in progress: configuration, seats, moves (:mod:`.tables`)
-``store.records``     finished matches as ``basra-record/1`` documents (:mod:`.records`)
-``store.ratings``     accounts' ratings, their history, the leaderboard (:mod:`.ratings`)
-``store.accounts``    accounts, sessions and wrong passwords (:mod:`.accounts`)
-``store.analysis``    analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
-``store.flags``       what the server flags for moderators (:mod:`.flags`)
-``store.moderation``  moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
-``store.conduct``     abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
-``store.logins``      wrong passwords per name and address, sessions (:mod:`.logins`)
-``store.reveals``     puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
-``store.streaks``     accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
-``store.tournaments`` tournaments, their entrants and games (:mod:`.tournaments`)
-``store.learning``    the lessons each account has finished (:mod:`.learning`)
-``store.tokens``      personal access tokens, stored as hashes (:mod:`.tokens`)
-``store.follows``     who follows whom, and where the followed are (:mod:`.follows`)
-===================== =================================================================
+======================= =================================================================
+``store.tables``        tables in progress: configuration, seats, moves (:mod:`.tables`)
+``store.records``       finished matches as ``basra-record/1`` documents (:mod:`.records`)
+``store.ratings``       accounts' ratings, their history, the leaderboard (:mod:`.ratings`)
+``store.accounts``      accounts, sessions and wrong passwords (:mod:`.accounts`)
+``store.analysis``      analyses, mined puzzles and puzzle ratings (:mod:`.analysis`)
+``store.flags``         what the server flags for moderators (:mod:`.flags`)
+``store.moderation``    moderators, reports, blocks, sanctions, audit log (:mod:`.moderation`)
+``store.conduct``       abandons, forfeits, same-pair counts in rated play (:mod:`.conduct`)
+``store.logins``        wrong passwords per name and address, sessions (:mod:`.logins`)
+``store.reveals``       puzzle solutions shown, to accounts and hashed addresses (:mod:`.reveals`)
+``store.streaks``       accounts' Puzzle Streaks, current and best (:mod:`.streaks`)
+``store.tournaments``   tournaments, their entrants and games (:mod:`.tournaments`)
+``store.learning``      the lessons each account has finished (:mod:`.learning`)
+``store.tokens``        personal access tokens, stored as hashes (:mod:`.tokens`)
+``store.challenges``    challenges between accounts, and open ones (:mod:`.challenges`)
+``store.notifications`` accounts' notifications and inboxes (:mod:`.notifications`)
+``store.follows``       who follows whom, and where the followed are (:mod:`.follows`)
+======================= =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
 'sqlite+aiosqlite:///tmp/basra.db'
@@ -42,12 +44,14 @@ from sqlalchemy.pool import StaticPool
 
 from .accounts import Accounts
 from .analysis import Analyses
+from .challenges import Challenges
 from .conduct import Conduct
 from .flags import Flags
 from .follows import Follows
 from .learning import Learning
 from .logins import Logins
 from .moderation import Moderation
+from .notifications import Notifications
 from .ratings import Ratings
 from .records import Records
 from .reveals import Reveals
@@ -134,6 +138,8 @@ class Store:
         self.learning = Learning(self.writer)
         self.tournaments = Tournaments(self.writer)
         self.tokens = Tokens(self.writer)
+        self.challenges = Challenges(self.writer)
+        self.notifications = Notifications(self.writer)
         self.follows = Follows(self.writer)
 
     @property
