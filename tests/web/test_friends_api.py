@@ -159,6 +159,8 @@ def test_refusals_name_what_is_wrong(web: Any, monkeypatch: pytest.MonkeyPatch) 
     guest = web.http.post("/api/follow/Bashir")
     assert guest.status_code == 401 and guest.json()["code"] == "login_required"
     assert web.http.get("/api/following").status_code == 401
+    assert web.ok(web.http.get("/api/follow/Bashir")) == {  # a guest sees the count
+        "name": "Bashir", "following": False, "followers": 0}
     unknown = follow(web, amira, "Nobody")
     assert unknown.status_code == 404
     assert unknown.json()["code"] == "unknown_user"

@@ -3,7 +3,7 @@ logged-in page, and the list of whom one follows with where each is.
 
     POST /api/follow/{name}     -> {"name", "following": true, "followers": n}
     POST /api/unfollow/{name}   -> {"name", "following": false, "followers": n}
-    GET  /api/follow/{name}     -> {"name", "following": bool, "followers": n}
+    GET  /api/follow/{name}     -> {"name", "following": bool, "followers": n} (a guest too)
     GET  /api/following         (cookie, or Bearer with scope read)
                                 -> {"following": [{"name", "status", "table", "bot"}]}
 
@@ -57,9 +57,10 @@ async def _player(store: Store, name: str) -> StoredUser:
     return found
 
 
-async def _answer(store: Store, user_id: int, player: StoredUser) -> JSONResponse:
+async def _answer(store: Store, user_id: int | None, player: StoredUser) -> JSONResponse:
     return JSONResponse({"name": player.name,
-                         "following": await store.follows.follows(user_id, player.id),
+                         "following": user_id is not None
+                         and await store.follows.follows(user_id, player.id),
                          "followers": await store.follows.followers(player.id)},
                         headers=_NO_STORE)
 
@@ -98,9 +99,8 @@ async def unfollow(name: str, request: Request, store: StoreOf,
 
 @router.get("/api/follow/{name}")
 async def follows(name: str, store: StoreOf, user: AccountOf) -> JSONResponse:
-    """Whether you follow a player, and how many follow them."""
-    me = _logged_in(user)
-    return await _answer(store, me[0], await _player(store, name))
+    """How many follow a player, and whether you do (never, for a guest)."""
+    return await _answer(store, None if user is None else user[0], await _player(store, name))
 
 
 @router.get("/api/following")
