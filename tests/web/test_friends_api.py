@@ -190,3 +190,10 @@ def test_a_read_token_lists_whom_its_account_follows(web: Any) -> None:
                            json={"scopes": ["play"]}).json()["token"]
     refused = web.http.get("/api/following", headers={"authorization": f"Bearer {player}"})
     assert refused.status_code == 403 and refused.json()["code"] == "missing_scope"
+
+
+def test_the_friends_pages_are_served(web: Any) -> None:
+    for path in ("/following", "/inbox", "/challenge/abcd1234"):
+        page = web.http.get(path)
+        assert page.status_code == 200, path
+        assert "text/html" in page.headers["content-type"]

@@ -145,6 +145,7 @@ async function listen() {
       // A network failure, an aborted or silent stream: open it again below.
     } finally {
       clearTimeout(silence);
+      delete document.body.dataset.notifications;
     }
     if (!running || controller !== opened) break;
     await pause(wait * (0.75 + Math.random() / 2));
@@ -159,7 +160,10 @@ function received(line) {
   } catch {
     return;
   }
-  if (message.type === "hello") setUnread(message.unread);
+  if (message.type === "hello") {
+    setUnread(message.unread);
+    document.body.dataset.notifications = "listening"; // (a testing hook, like data-sounds)
+  }
   else if (message.type === "notification") arrived(message);
 }
 
