@@ -92,7 +92,7 @@ def open_page(pages: Opener, base: str, language: str, view: str) -> Page:
 
 
 def check_header(page: Page, path: str, language: str, view: str) -> None:
-    """The header's seven links, the account and the language are there and usable; the
+    """The header's eight links, the account and the language are there and usable; the
     page's own link is marked."""
     menu = page.locator("#menu-toggle")
     links = page.locator(".topnav .nav-links a")
@@ -115,7 +115,7 @@ def check_header(page: Page, path: str, language: str, view: str) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= VIEWS[view]["width"]
     current = {"/": "/", "/watch": "/watch", "/tv": "/watch", "/puzzles": "/puzzles",
                "/leaderboard": "/leaderboard", "/help": "/help", "/learn": "/learn",
-               "/learn/matching": "/learn"}.get(path)
+               "/learn/matching": "/learn", "/tournaments": "/tournaments"}.get(path)
     marked = page.locator('.topnav a[aria-current="page"]')
     if current is None:
         expect(marked).to_have_count(0)
@@ -135,7 +135,7 @@ def test_one_header_on_every_page(pages: Opener, base: str, view: str,
     page = open_page(pages, base, "en", view)
     for path in ("/", f"/t/{code}", "/replay", "/u/Amira", "/leaderboard", "/help",
                  "/puzzles", "/account", "/watch", "/tv", "/learn", "/learn/matching",
-                 "/rules", "/rules/pasur"):
+                 "/rules", "/rules/pasur", "/tournaments"):
         page.goto(path)
         check_header(page, path, "en", view)
     page.screenshot(path=str(tmp_path / f"header-en-{view}.png"))
@@ -160,7 +160,8 @@ def test_one_header_on_every_page(pages: Opener, base: str, view: str,
 def test_the_header_right_to_left(pages: Opener, base: str, language: str, view: str,
                                   tmp_path: Path) -> None:
     page = open_page(pages, base, language, view)
-    for path in ("/", "/replay", "/puzzles", "/watch", "/learn", "/rules/egyptian"):
+    for path in ("/", "/replay", "/puzzles", "/watch", "/tournaments", "/learn",
+                 "/rules/egyptian"):
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("dir", "rtl")
         check_header(page, path, language, view)

@@ -13,7 +13,7 @@ from basra.server.pages import LANGUAGE_COOKIE, NAVIGATION
 
 PAGES = ["/", "/t/k3f9x2q", "/replay", "/replay/5", "/u/Amira", "/leaderboard", "/help",
          "/puzzles", "/watch", "/tv", "/learn", "/learn/matching", "/rules", "/rules/pasur",
-         "/offline", "/account"]
+         "/offline", "/account", "/tournaments", "/tournament/abc123"]
 
 
 def html_attributes(page: str) -> dict[str, str]:
@@ -30,7 +30,8 @@ def test_every_page_has_the_same_navigation(web: Any, path: str) -> None:
     links = re.findall(r'<a href="([^"]+)" data-i18n="(\w+)"', nav[0])
     assert links == list(NAVIGATION)
     assert [href for href, _ in NAVIGATION] == ["/", "/#online", "/learn", "/puzzles",
-                                                 "/watch", "/leaderboard", "/help"]
+                                                 "/watch", "/tournaments", "/leaderboard",
+                                                 "/help"]
     assert 'id="account"' in nav[0]
     assert re.findall(r'data-lang="(\w+)"', nav[0]) == list(languages())
 
@@ -120,3 +121,29 @@ def test_the_help_page_states_this_servers_own_numbers(start_web: Any) -> None:
     assert "١٧٠٠" in help_paragraph(arabic, "mod_help_puzzles")
     assert "٧ في الدقيقة (٧٠ في اليوم)" in help_paragraph(arabic, "limit_help_play")
     assert "1700" not in help_paragraph(arabic, "mod_help_puzzles")
+
+
+@pytest.mark.parametrize("language", ["en", "ar", "fa"])
+@pytest.mark.parametrize(("path", "script", "keys"), [
+    ("/tournaments", "tournaments", ("tournaments_upcoming", "tournaments_running",
+                                     "tournaments_finished", "tournament_new")),
+    ("/tournament/abc123", "tournament", ("tournament_standings", "tournament_join",
+                                          "tournament_withdraw", "tournament_download")),
+])
+def test_the_tournaments_pages_speak_every_language(web: Any, language: str, path: str,
+                                                  script: str, keys: tuple[str, ...]) -> None:
+    """The list and a tournament's page (whatever its id: its script asks the API) come in
+    the chosen language with their script and style sheets, and the header marks them."""
+    web.http.cookies.set(LANGUAGE_COOKIE, language)
+    try:
+        page = web.http.get(path).text
+    finally:
+        web.http.cookies.delete(LANGUAGE_COOKIE)
+    assert html_attributes(page)["lang"] == language
+    assert f'src="/static/js/{script}.js"' in page
+    for sheet in ("info", "tournaments"):
+        assert f'href="/static/css/{sheet}.css"' in page
+    for key in keys:
+        assert f'data-i18n="{key}">{text(language, key)}<' in page, key
+    assert re.search(r'<a href="/tournaments" data-i18n="nav_tournaments" aria-current="page">'
+                     + re.escape(text(language, "nav_tournaments")), page)

@@ -1,5 +1,5 @@
 """The ``basra`` command: play, simulate, arena, tournament, replay, analyze, puzzles,
-capture, variants, bench, serve, admin.
+capture, variants, bench, serve, admin, export.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -17,6 +17,7 @@ from basra.cli import (  # noqa: F401
     arena,
     bench,
     capture,
+    export,
     play,
     puzzles,
     replay,

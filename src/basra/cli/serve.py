@@ -66,13 +66,18 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
                    "arena, a daily Swiss...): see docs/web.md, \"Tournaments\".")
 @click.option("--tournament-limit", type=click.IntRange(min=0), default=3, show_default=True,
               help="Tournaments one account may create in 24 hours.")
+@click.option("--tournament-minute", type=click.FloatRange(min=0.01), default=60.0,
+              hidden=True, help="Seconds in an arena's minute (demonstrations and tests).")
+@click.option("--tournament-tick", type=click.FloatRange(min=0.01), default=1.0,
+              hidden=True, help="Seconds between two passes of the tournament director.")
 def serve(host: str, port: int, database: str | None, bot_delay: float, away_after: float,
           master_ms: int, allow_origins: tuple[str, ...], allowed_host: tuple[str, ...],
           create_limit: str, join_limit: str,
           socket_limit: str, signup_limit: str, login_limit: str,
           sockets_per_address: int, max_tables: int, master_workers: int | None,
           redis_url: str | None, server_id: str | None, puzzle_floor: int,
-          schedule_file: str | None, tournament_limit: int) -> None:
+          schedule_file: str | None, tournament_limit: int, tournament_minute: float,
+          tournament_tick: float) -> None:
     """Start the web app: play Basra in the browser with friends and computer players.
 
     One server with SQLite suits a home or a club. For more, start several servers with
@@ -170,8 +175,9 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                      address_connections=sockets_per_address, max_tables=max_tables,
                      master_workers=master_workers, warm_master=True, cluster=cluster,
                      puzzle_floor=puzzle_floor,
-                     tournaments=TournamentSettings(daily_limit=tournament_limit,
-                                                    schedule=schedule),
+                     tournaments=TournamentSettings(
+                         tick=tournament_tick, minute=tournament_minute,
+                         daily_limit=tournament_limit, schedule=schedule),
                      collector=Collector(), allowed_hosts=hosts,
                      rate_limit_storage=redis_url or "memory://")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

@@ -10,6 +10,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     accounts_api.py   sign up, log in, log out, who is logged in
     sessions_api.py   your account: sessions, change of password
     players_api.py    players' pages and the leaderboards
+    games_api.py      open data: a player's finished matches as ndjson
     analysis_api.py   analyses, puzzles and hints
     moderation_api.py reports, blocks, sanctions and the moderation page
     tournaments_api.py tournaments: made, listed, joined, their standings and records
@@ -37,6 +38,7 @@ from . import (
     analysis_api,
     challenges_api,
     friends_api,
+    games_api,
     health_api,
     learn_api,
     moderation_api,
@@ -140,8 +142,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.mount("/static", StaticFiles(directory=web_root()), name="static")
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
-                   analysis_api, moderation_api, sessions_api, learn_api, tournaments_api,
-                   tokens_api, challenges_api, friends_api, pwa):
+                   games_api, analysis_api, moderation_api, sessions_api, learn_api,
+                   tournaments_api, tokens_api, challenges_api, friends_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -17,6 +17,8 @@ URL            template            scripts and styles
 /learn[/id]    learn.html          learn.js; table.css, learn.css
 /rules[/name]  rules.html          rules_page.js; info.css, rules.css
 /watch         watch.html          watch.js; info.css, watch.css
+/tournaments   tournaments.html    tournaments.js; info.css, tournaments.css
+/tournament/i  tournament.html     tournament.js; info.css, tournaments.css
 /tv            tv.html             tv.js, table.js; table.css, leaving.css, watch.css
 /offline       offline.html        offline.js; info.css
 /following     following.html      following.js; info.css, friends.css
@@ -24,8 +26,8 @@ URL            template            scripts and styles
 /challenge/id  challenge.html      challenge_page.js; info.css, friends.css
 =============  ==================  =========================================
 
-Every page has the same header: the lobby, play online, learn, puzzles, watch, the
-leaderboard, help, the account and a language menu with one entry a catalog
+Every page has the same header: the lobby, play online, learn, puzzles, watch,
+tournaments, the leaderboard, help, the account and a language menu with one entry a catalog
 (``web/i18n/<lang>.json``).
 """
 
@@ -54,7 +56,8 @@ LANGUAGE_COOKIE = "basra_lang"
 """The cookie that keeps the language a person chose (set by the pages' language menu)."""
 
 NAVIGATION = (("/", "lobby"), ("/#online", "play_online"), ("/learn", "learn"),
-              ("/puzzles", "puzzles"), ("/watch", "nav_watch"), ("/leaderboard", "leaderboard"),
+              ("/puzzles", "puzzles"), ("/watch", "nav_watch"),
+              ("/tournaments", "nav_tournaments"), ("/leaderboard", "leaderboard"),
               ("/help", "help"))
 """The header's links on every page: where each goes and its catalog key."""
 
@@ -86,6 +89,10 @@ PAGES = {
     "learn": Page("learn.html", "learn", ("table", "learn"), "learn"),
     "rules": Page("rules.html", "rules_page", ("info", "rules"), "rules"),
     "watch": Page("watch.html", "watch", ("info", "watch"), "nav_watch"),
+    "tournaments": Page("tournaments.html", "tournaments", ("info", "tournaments"),
+                        "nav_tournaments"),
+    "tournament": Page("tournament.html", "tournament", ("info", "tournaments"),
+                       "tournament_title"),
     "tv": Page("tv.html", "tv", ("table", "leaving", "watch"), "tv"),
     "offline": Page("offline.html", "offline", ("info",), "offline_title"),
     "following": Page("following.html", "following", ("info", "friends"), "friends_title"),
@@ -287,6 +294,19 @@ async def rules_page(request: Request, preset: str | None = None) -> Response:
 @router.get("/watch")
 async def watch_page(request: Request) -> Response:
     return render(request, "watch", "/watch")
+
+
+@router.get("/tournaments")
+async def tournaments_page(request: Request) -> Response:
+    """The tournaments: upcoming, running and finished, and the form of a new one."""
+    return render(request, "tournaments", "/tournaments")
+
+
+@router.get("/tournament/{tournament_id}")
+async def tournament_page(request: Request, tournament_id: str) -> Response:
+    """A tournament: its rules, countdown, standings and games (the page says so when
+    there is none with that id)."""
+    return render(request, "tournament", "/tournaments")
 
 
 TV_NEXT_SECONDS = 6

@@ -9,7 +9,7 @@ from .accounts import StoredUser
 from .analysis import PUZZLE_START_RATING, puzzle_rating_after
 from .db import Store, database_url, default_database_url, shown_url
 from .ratings import RatedMatch, SeatChange, user_key
-from .records import StoredRecord
+from .records import RecordQuery, StoredRecord
 from .tables import SavedTable
 from .writer import FencedError, StorageError, StoreHealth
 
@@ -17,6 +17,7 @@ __all__ = [
     "PUZZLE_START_RATING",
     "FencedError",
     "RatedMatch",
+    "RecordQuery",
     "SavedTable",
     "SeatChange",
     "StorageError",

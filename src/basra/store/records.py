@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import ColumnElement, Connection, func, insert, select, update
 
 from .ratings import RatedMatch, count_result
-from .schema import records_table, seats_table, tables_table
+from .schema import rated_results_table, records_table, seats_table, tables_table
 from .writer import Writer, now_ms
 
-__all__ = ["Records", "StoredRecord"]
+__all__ = ["PAGE", "RecordQuery", "Records", "StoredRecord"]
+
+PAGE = 50
+"""Records read at a time by :meth:`Records.stream` (a record is some kilobytes)."""
 
 
 @dataclass
@@ -41,6 +44,49 @@ class StoredRecord:
             "winner": self.winner, "finished_at": self.finished_at,
             "computer_seats": self.computer_seats,
         }
+
+    def line(self) -> bytes:
+        """The document as one line of ndjson (its JSON without spaces, and a newline).
+
+        >>> StoredRecord(1, "abc", 1, "egyptian", [], [], 0, 0,
+        ...              '{"format": "basra-record/1",\\n "variant": "egyptian"}').line()
+        b'{"format":"basra-record/1","variant":"egyptian"}\\n'
+        """
+        document = json.loads(self.record)
+        return json.dumps(document, ensure_ascii=False,
+                          separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+@dataclass(frozen=True)
+class RecordQuery:
+    """Which finished matches :meth:`Records.stream` and :meth:`Records.count` read: those
+    of an account (the tables it sat at), of a variant (a preset's name), rated or not (a
+    rated match is one whose result the ratings count), finished between ``since`` and
+    ``until`` (Unix milliseconds, both included); None leaves a condition out."""
+
+    account: int | None = None
+    variant: str | None = None
+    rated: bool | None = None
+    since: int | None = None
+    until: int | None = None
+
+    def conditions(self) -> list[ColumnElement[bool]]:
+        records = records_table
+        found: list[ColumnElement[bool]] = []
+        if self.account is not None:
+            found.append(records.c.code.in_(select(seats_table.c.code).where(
+                seats_table.c.user_id == self.account)))
+        if self.variant is not None:
+            found.append(records.c.variant == self.variant)
+        if self.rated is not None:
+            counted = select(rated_results_table.c.record_id).where(
+                rated_results_table.c.record_id == records.c.id).exists()
+            found.append(counted if self.rated else ~counted)
+        if self.since is not None:
+            found.append(records.c.finished_at >= self.since)
+        if self.until is not None:
+            found.append(records.c.finished_at <= self.until)
+        return found
 
 
 def _stored(row: Any) -> StoredRecord:
@@ -128,3 +174,37 @@ class Records:
             rows = (await conn.execute(query)).all()
         return [(_stored(row), row.account_seat,
                  json.loads(row.table_config) if row.table_config else {}) for row in rows]
+
+    async def stream(self, query: RecordQuery, *, newest_first: bool = True,
+                     limit: int | None = None, page: int = PAGE
+                     ) -> AsyncIterator[StoredRecord]:
+        """The finished matches ``query`` asks for, newest first (or oldest first), at
+        most ``limit``: read ``page`` at a time, each page on a connection of its own, so
+        neither memory nor a connection is held however many there are or however slowly
+        they are taken. The order is the order of storing, which is the order of
+        finishing."""
+        ids = records_table.c.id
+        conditions = query.conditions()
+        last: int | None = None
+        left = limit
+        while left is None or left > 0:
+            wanted = page if left is None else min(page, left)
+            after = [] if last is None else [ids < last if newest_first else ids > last]
+            statement = (select(records_table).where(*conditions, *after)
+                         .order_by(ids.desc() if newest_first else ids).limit(wanted))
+            async with self._writer.engine.connect() as conn:
+                rows = (await conn.execute(statement)).all()
+            for row in rows:
+                yield _stored(row)
+            if len(rows) < wanted:
+                return
+            last = rows[-1].id
+            if left is not None:
+                left -= len(rows)
+
+    async def count(self, query: RecordQuery) -> int:
+        """How many finished matches ``query`` asks for."""
+        statement = select(func.count()).select_from(records_table).where(*query.conditions())
+        async with self._writer.engine.connect() as conn:
+            found: int = (await conn.execute(statement)).scalar_one()
+        return found

@@ -129,8 +129,10 @@ seats_table = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=False),
     Column("user_id", Integer, nullable=True),
+    Index("ix_basra_seats_user", "user_id"),
 )
-"""``user_id`` is the account that took the seat (a logged-in player), NULL for a guest."""
+"""``user_id`` is the account that took the seat (a logged-in player), NULL for a guest
+(indexed by migration 0015: a player's matches)."""
 
 moves_table = Table(
     "basra_moves", metadata,

@@ -6,6 +6,7 @@
 import { $, el } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { postJSON, storeToken, storedName } from "./api.js";
+import { tournamentOf } from "./tournament_return.js";
 
 let page = null; // { send, state, mySeat, seatName, showAlert }
 let confirming = null; // what the open dialog confirms: "leave" | "resign" | "abort"
@@ -137,6 +138,8 @@ export function renderLeaving(state) {
   const after = $("after-result");
   if (after.parentElement !== $("rematch").parentElement) $("rematch").after(after);
   after.hidden = !state.result;
+  const tournament = Boolean(tournamentOf(state)); // its way back replaces a new game
+  $("after-new-game").hidden = tournament;
   const resultPanel = $("result");
   if (line.parentElement !== resultPanel && state.result) $("result-totals").after(line);
   else if (!state.result && line.parentElement !== $("leave-bar")) $("leave-bar").after(line);
@@ -146,6 +149,7 @@ export function renderLeaving(state) {
   $("felt").classList.toggle("aborted", aborted);
   if (aborted) {
     $("aborted-text").textContent = state.aborted === page.mySeat() ? t("abort_you") : t("abort_notice", { name: page.seatName(state.aborted) });
-    $("aborted-rematch").hidden = !mine;
+    $("aborted-rematch").hidden = !mine || tournament;
+    $("aborted-new-game").hidden = tournament;
   }
 }

@@ -12,6 +12,7 @@ import { scoreNotes, scoreTable } from "./score.js";
 import { playSound, setSound, soundOn } from "./sound.js";
 import { receiveChat, renderChat, setupChat } from "./chat.js";
 import { leavingNotice, renderLeaving, setupLeaving } from "./leaving.js";
+import { renderTournamentReturn, tournamentOf } from "./tournament_return.js";
 
 // The table's code: from the page's address (/t/CODE), or as Basra TV gives it (tv.js).
 const code = document.body.dataset.tableCode || decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -796,7 +797,8 @@ function renderPanels() {
     else if (outcome === "watched") title = winnerTitle(result.winner);
     else title = t(outcome === "won" ? "you_won" : "you_lost");
     $("result-title").textContent = title;
-    $("result-sub").textContent = outcome === "won" ? t("won_sub") : outcome === "lost" ? t("lost_sub") : "";
+    const lostSub = state.tournament ? "lost_sub_tournament" : "lost_sub";
+    $("result-sub").textContent = outcome === "won" ? t("won_sub") : outcome === "lost" ? t(lostSub) : "";
     $("result-sub").hidden = !$("result-sub").textContent;
     panel.classList.remove("won", "lost", "watched", "draw", ...[0, 1, 2, 3].map((side) => `side-${side}`));
     panel.classList.add(outcome);
@@ -818,8 +820,9 @@ function renderPanels() {
       $("download-record").setAttribute("download", `basra-${result.record_id}.json`);
       $("replay-record").href = `/replay/${result.record_id}`;
     }
-    $("rematch").hidden = !seated;
+    $("rematch").hidden = !seated || Boolean(tournamentOf(state));
   }
+  renderTournamentReturn(state, seated);
 }
 
 /** A rated match's conduct in words: why it is not rated, who forfeited it. */
@@ -1049,7 +1052,7 @@ function init() {
   $("score-continue").addEventListener("click", () => $("score-dialog").close());
   $("score-dialog").addEventListener("close", () => {
     if (state) renderPanels();
-    if (!$("result").hidden) $(mySeat() === null ? "replay-record" : "rematch").focus();
+    if (!$("result").hidden) $(tournamentOf(state) ? "back-to-tournament" : mySeat() === null ? "replay-record" : "rematch").focus();
     else returnFocusToHand(null);
   });
   setInterval(() => state && tickTimer(), 250);

@@ -1,5 +1,5 @@
 """API tokens: personal access tokens with scopes (``basra_api_tokens``, see
-``schema.py``).
+``schema.py``); an index of the seats by account (a player's matches, streamed).
 
 Revision ID: 0015
 Revises: 0014
@@ -28,7 +28,9 @@ def upgrade() -> None:
         sa.Column("last_used_at", sa.BigInteger, nullable=True),
         sa.Column("revoked_at", sa.BigInteger, nullable=True),
     )
+    op.create_index("ix_basra_seats_user", "basra_seats", ["user_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_basra_seats_user", "basra_seats")
     op.drop_table("basra_api_tokens")
