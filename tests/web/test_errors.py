@@ -32,7 +32,8 @@ BODY_FIELDS = {
 """The routes whose body is a JSON object, and its fields."""
 NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis", "/api/puzzles/streak",
            "/api/tournaments/{tournament_id}/withdraw",
-           "/api/challenge/{challenge_id}/accept", "/api/challenge/{challenge_id}/cancel"}
+           "/api/challenge/{challenge_id}/accept", "/api/challenge/{challenge_id}/cancel",
+           "/api/follow/{name}", "/api/unfollow/{name}"}
 """The POST routes that read no body."""
 
 
