@@ -490,3 +490,22 @@ def test_greedy_bot_takes_the_most_points() -> None:
     view = observe(match, 0)
     move = make_bot("greedy", 0).choose(view)
     assert move_text(move) == "10C:5S+5H+10D"
+
+
+def test_an_observation_reads_back_from_its_json_in_every_preset() -> None:
+    """``observation_from_dict`` undoes ``to_dict`` (what ``basra bot connect`` reads)."""
+    import random
+
+    from basra.match import Match
+    from basra.observe import observation_from_dict, observe
+    from basra.rules import PRESETS, make_rules
+
+    for name, found in PRESETS.items():
+        for players in found.players:
+            match = Match(make_rules(name, players), seed=players, variant=name)
+            rng = random.Random(players)
+            while not match.is_over:
+                for seat in range(players):
+                    view = observe(match, seat)
+                    assert observation_from_dict(view.to_dict()) == view, (name, players)
+                match.play(rng.choice(match.legal_moves()))

@@ -17,12 +17,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_NAMES, card_names
+from .cards import CARD_NAMES, card_names, parse_card, parse_cards
 from .match import Match, Play
 from .rules import Rules
-from .state import DealState, legal_moves, move_text, playing_order
+from .state import (
+    DealState,
+    legal_moves,
+    make_move,
+    move_text,
+    playing_order,
+    seat_turns,
+    split_move_text,
+)
 
-__all__ = ["Observation", "observe", "observe_state"]
+__all__ = ["Observation", "observation_from_dict", "observe", "observe_state"]
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,52 @@ class Observation:
             **({"floor_order": [CARD_NAMES[c] for c in self.laid]}
                if self.laid and self.floor else {}),
         }
+
+
+def _mask(names: list[str]) -> int:
+    mask = 0
+    for card in parse_cards(names):
+        mask |= 1 << card
+    return mask
+
+
+def observation_from_dict(data: dict[str, Any]) -> Observation:
+    """An observation read back from its JSON (as :meth:`Observation.to_dict` writes it,
+    and as a bot gets it in ``docs/protocol.md``): how a program that is given the
+    JSON, such as ``basra bot connect``, hands it to a bot. Raises ``ValueError``
+    (``KeyError`` for a missing field) on what is not one.
+
+    >>> from basra.match import Match
+    >>> from basra.rules import make_rules
+    >>> view = observe(Match(make_rules("egyptian"), seed=3), 1)
+    >>> observation_from_dict(view.to_dict()) == view
+    True
+    """
+    rules = Rules.from_dict(data["rules"])
+    seats = tuple(int(seat) for seat in data["seats"])
+    playing = None if len(seats) == rules.players else tuple(sorted(seats))
+    moves = []
+    for text in data["legal_moves"]:
+        card, captured, _sep = split_move_text(text)
+        moves.append(make_move(card, captured))
+    return Observation(
+        rules=rules, seat=int(data["seat"]), dealer=int(data["dealer"]),
+        to_play=int(data["to_play"]), hand=_mask(data["hand"]), floor=_mask(data["floor"]),
+        initial_floor=_mask(data["initial_floor"]),
+        hand_counts=tuple(int(n) for n in data["hand_counts"]),
+        stock_count=int(data["stock_count"]),
+        pile_counts=tuple(int(n) for n in data["pile_counts"]),
+        piles=tuple(_mask(pile) for pile in data["piles"]),
+        last_capturer=int(data["last_capturer"]),
+        basras=tuple(int(n) for n in data["basras"]),
+        totals=tuple(int(n) for n in data["totals"]), target=int(data["target"]),
+        carry=int(data["carry"]), deal_number=int(data["deal_number"]),
+        plays=tuple(Play(int(p["seat"]), parse_card(p["card"]), _mask(p["captured"]),
+                         bool(p["basra"])) for p in data["plays"]),
+        legal_moves=tuple(moves), turns=seat_turns(rules.players, playing),
+        laid=tuple(parse_card(card) for card in data.get("floor_order", ())),
+        buried=_mask(data["buried"]), batch=int(data["batch"]),
+    )
 
 
 def observe(match: Match, seat: int) -> Observation:

@@ -156,7 +156,7 @@ def test_sign_up_log_out_and_log_in(start: Callable[..., Any], database: str,
     assert web.ok(answer) == {"name": name}
     assert me(web) == name
     profile = web.ok(web.http.get(f"/api/users/{name.upper()}"))
-    assert profile == {"name": name, "ratings": {}, "history": {}, "matches": [],
+    assert profile == {"name": name, "bot": False, "ratings": {}, "history": {}, "matches": [],
                        "stats": {"games": 0, "wins": 0, "basras_per_deal": 0.0}}
     refusal(web.http.get(f"/api/users/{fresh('nobody')}"), 404, "unknown_user")
 

@@ -29,7 +29,7 @@ DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts", "sto
              "pile_counts", "basras", "last_capturer", "pile", "last_captures", "seats",
              "buried"}
 SEAT_KEYS = {"seat", "side", "kind", "name", "level", "taken", "connected", "away",
-             "account", "rating"}
+             "account", "bot", "rating"}
 
 
 def has_ambiguous_card(match: Match) -> bool:

@@ -58,8 +58,9 @@ def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str]) -> 
         game = tournament(web, tid, session)["you"]["game"]
         if game is not None and game["table"] not in seen:
             tables[game["table"]].append((name, game))
-    people = {g["table"]: [p for p in g["players"] if p in sessions]
-              for g in tournament(web, tid)["games"]}
+    people = {g["table"]: [name for entrant in g["players"] for name in entrant.split(" & ")
+                           if name in sessions]
+              for g in tournament(web, tid)["games"]}  # (a team is named "A & B")
     for code, seated in tables.items():
         if len(seated) < len(people.get(code, ())):
             continue  # read while its seats were being stored: the next look has them all

@@ -1,5 +1,5 @@
 """The ``basra`` command: play, simulate, arena, tournament, replay, analyze, puzzles,
-capture, variants, bench, serve, admin, export.
+capture, variants, bench, serve, admin, export, bot.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -16,6 +16,7 @@ from basra.cli import (  # noqa: F401
     analyze,
     arena,
     bench,
+    bot,
     capture,
     export,
     play,

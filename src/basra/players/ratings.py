@@ -41,7 +41,7 @@ measured by ``benchmarks/calibrate_ratings.py``): they are the anchors of the sc
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -370,15 +370,23 @@ class RatingUpdate:
 
 
 def rate_match(match_id: str, pool: str, sides: Sequence[Sequence[str]], ranks: Sequence[int],
-               ratings: Mapping[str, Rating]) -> list[RatingUpdate]:
-    """The rating updates of one finished match, for every player but the computer levels.
+               ratings: Mapping[str, Rating], fixed: Collection[str] = ()
+               ) -> list[RatingUpdate]:
+    """The rating updates of one finished match, for every player but the computer levels
+    and the ``fixed`` players.
 
     ``sides`` holds player keys as the pool seats them (a partnership's seats 0 & 2, then 1
     & 3); ``ratings`` each player's rating before the match (a player missing from it is
     new). The computer levels (:func:`computer_key`) play with their fixed ratings, which
     do not change, so they have no update; one level may hold several seats. Nothing is
     stored here: the caller saves the updates and the new ratings, once per ``match_id``.
+    The ``fixed`` players play at their rating in ``ratings`` (new without one) and get no
+    update either: the people a bot account plays, whose ratings a bot never moves (see
+    ``docs/api.md``, "Bot accounts").
 
+    >>> [(u.player, u.change) for u in rate_match("m2", "egyptian-2", [["ann"], ["bot"]],
+    ...                                            [0, 1], {}, fixed={"ann"})]
+    [('bot', -78)]
     >>> updates = rate_match("m1", "egyptian-4", [["ann", "computer:greedy"],
     ...                      ["bob", "computer:expert"]], [1, 0], {})
     >>> [(u.player, u.before.display, u.after.display, u.change) for u in updates]
@@ -399,7 +407,7 @@ def rate_match(match_id: str, pool: str, sides: Sequence[Sequence[str]], ranks: 
     updates = []
     for keys, olds, news in zip(sides, before, after, strict=True):
         for player, old, new in zip(keys, olds, news, strict=True):
-            if computer_level(player) is None:
+            if computer_level(player) is None and player not in fixed:
                 updates.append(RatingUpdate(match_id, found.key, player, old, new))
     return updates
 

@@ -17,6 +17,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
     challenges_api.py challenges, and notifications (notifying.py delivers them)
     friends_api.py    following players: follow, unfollow, who is online or playing
+    bot_api.py        bot accounts and the Bot API's streams and moves
     health_api.py     /healthz and /readyz
 """
 
@@ -36,6 +37,8 @@ from basra.store import Store
 from . import (
     accounts_api,
     analysis_api,
+    bot_api,
+    bot_play,
     challenges_api,
     friends_api,
     games_api,
@@ -135,6 +138,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.director = director
     app.state.notifier = notifier
     moderation_api.register(hub)
+    bot_play.register(hub, notifier)
     app.state.collector = collector
     if allowed_hosts is not None:
         app.add_middleware(AllowedHosts, hosts=allowed_hosts)
@@ -143,7 +147,7 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    games_api, analysis_api, moderation_api, sessions_api, learn_api,
-                   tournaments_api, tokens_api, challenges_api, friends_api, pwa):
+                   tournaments_api, tokens_api, challenges_api, friends_api, bot_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

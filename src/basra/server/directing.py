@@ -16,8 +16,9 @@ restarted server, or another one, carries on where it stopped, and a result coun
 - **Tables**: a game's table that no server holds in memory (after a restart, or the death
   of its server in a cluster) is loaded again, so that it plays on to its end.
 - **Results**: a table's record gives the sides' places (forfeits and resignations rank
-  last, as in rated play); a match aborted before any result ranks the side that aborted
-  last and the others first. An entrant whose seat the computer was playing at the end
+  last, as in rated play); a match aborted (a player aborted it, or was gone before a
+  play of their own) ranks the side that aborted last and the others first, whatever the
+  computer made of it afterwards. An entrant whose seat the computer was playing at the end
   (the player left, or never came) is paused: absent players stop being paired until they
   come back (the Pause button).
 - **Arena**: the entrants free now are paired in waves (:func:`pair_arena`); a table of
@@ -125,14 +126,14 @@ def game_ranks(tournament: StoredTournament, outcome: GameOutcome) -> tuple[int,
     """The sides' places in a finished tournament game (0 first)."""
     rules = make_rules(tournament.variant, tournament.players)
     conduct = outcome.conduct or {}
-    if outcome.record is None or "result" not in outcome.record:
-        aborter = conduct.get("aborted")
-        if aborter is None:
-            aborter = conduct.get("aborted_by")
-        if aborter is None:
-            return tuple([0] * rules.sides)
+    aborter = conduct.get("aborted")
+    if aborter is None:
+        aborter = conduct.get("aborted_by")  # (gone before a play of its own)
+    if aborter is not None:  # whatever the computer made of the match afterwards
         side = rules.side_of[int(aborter)]
         return tuple(1 if s == side else 0 for s in range(rules.sides))
+    if outcome.record is None or "result" not in outcome.record:
+        return tuple([0] * rules.sides)
     result = outcome.record["result"]
     gone = [rules.side_of[int(seat)] for seat in conduct.get("forfeits") or []]
     gone += [int(side) for side in result.get("resigned") or []]

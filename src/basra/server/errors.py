@@ -34,6 +34,7 @@ __all__ = [
     "BadRecordError",
     "BadRequestError",
     "BadSeekError",
+    "BotError",
     "ChallengeError",
     "ConfigError",
     "DisplayNameTakenError",
@@ -387,6 +388,19 @@ class TokenError(Refusal):
         self.code = code
 
 
+# -- bot accounts ------------------------------------------------------------------------
+
+class BotError(Refusal):
+    """A Bot API request refused; ``code`` says why: ``has_games`` (409: an account that
+    has played cannot become a bot), ``not_a_bot`` (403: the route is for bot accounts),
+    ``not_your_game`` (404: the account holds no seat at the table),
+    ``bots_not_allowed`` (403: a seek, or a tournament that does not allow bots)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
+
+
 class ChallengeError(Refusal):
     """A challenge refused; ``code`` says why: ``bad_challenge`` (422, ``params.field``),
     ``unknown_challenge`` (404), ``challenge_closed`` (409: accepted, declined, cancelled
@@ -397,6 +411,10 @@ class ChallengeError(Refusal):
         super().__init__(message, **params)
         self.code = code
 
+
+BOT_STATUS = {"has_games": 409, "not_a_bot": 403, "not_your_game": 404,
+              "bots_not_allowed": 403}
+"""The HTTP status of each code of :class:`BotError`."""
 
 CHALLENGE_STATUS = {"bad_challenge": 422, "unknown_challenge": 404, "challenge_closed": 409,
                     "not_yours": 403, "blocked": 403, "challenge_limit": 429}
@@ -475,6 +493,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     UnknownTournamentError: ErrorKind("unknown_tournament", 404, 4404),
     TournamentError: ErrorKind("bad_tournament", 422, 4400),
     TokenError: ErrorKind("bad_token", 401, 4401),
+    BotError: ErrorKind("not_a_bot", 403, 4403),
     ChallengeError: ErrorKind("bad_challenge", 422, 4400),
     FollowError: ErrorKind("bad_follow", 400, 4400),
     JoinError: ErrorKind("seat_taken", 409, 4409),
@@ -500,7 +519,7 @@ is answered as its nearest listed base)."""
 
 STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409,
                   **MODERATION_STATUS, **TOURNAMENT_STATUS, **TOKEN_STATUS,
-                  **CHALLENGE_STATUS, **FOLLOW_STATUS}
+                  **CHALLENGE_STATUS, **FOLLOW_STATUS, **BOT_STATUS}
 """The codes of an error type (one with its own ``code``) whose HTTP status is not the
 type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
 turn (409, where other hint refusals are 403), the codes of moderation."""

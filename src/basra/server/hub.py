@@ -160,10 +160,12 @@ class Hub:
 
     # -- sockets -------------------------------------------------------------------------
 
-    async def open_socket(self, code: str, token: str | None, address: str = ""
-                          ) -> Connection:
+    async def open_socket(self, code: str, token: str | None, address: str = "",
+                          seat: int | None = None) -> Connection:
         """A new socket at a table, for the seat its ``token`` holds (a watcher's without
-        one), wherever the table's owner is; it is sent the current state at once.
+        one), wherever the table's owner is; it is sent the current state at once. A
+        caller that knows the seat otherwise (a bot account's, see ``bot_api.py``) gives
+        it as ``seat`` instead of a token.
 
         Raises :class:`UnknownTableError`, :class:`ExpiredTableError`,
         :class:`UnrestoredTableError`, :class:`StorageError`, :class:`ServerBusyError`
@@ -172,8 +174,7 @@ class Hub:
         self.sockets.count_address(address)
         found = await self.relay.place(code)
         if isinstance(found, RemoteTable):
-            return await self.relay.open(found, token, address)
-        seat = None
+            return await self.relay.open(found, token, address, seat)
         if token:
             seat = found.seat_of_token(token)
             if seat is None:

@@ -257,10 +257,13 @@ class Tables:
                 "try again in a moment")
 
     async def _load_ratings(self, table: Table) -> None:
-        """Read the ratings of the table's accounts in its pool."""
+        """Read the ratings of the table's accounts in its pool, and which are bots."""
         ids = [account[0] for account in table.accounts if account is not None]
         if not ids:
             return
+        bots = await self.store.accounts.bots_among(ids)
+        table.bots = {seat for seat, account in enumerate(table.accounts)
+                      if account is not None and account[0] in bots}
         stored = await self.store.ratings.of_accounts(ids, table.config.pool)
         for seat, account in enumerate(table.accounts):
             if account is not None:
@@ -306,6 +309,8 @@ class Tables:
         if self.cluster.shared:
             self.epochs[code] = epoch
         self._add(table)
+        if table.match is not None:
+            self.play.games(table, "start")
         if config.rated and table.match is not None:
             await self.play.rated_start(table)
         self.play.changed(table)
@@ -340,6 +345,8 @@ class Tables:
                 table.start()
         if account is not None:
             await self._load_ratings(table)
+        if starts:
+            self.play.games(table, "start")
         self.play.changed(table)
         return taken, token
 

@@ -76,6 +76,9 @@ class TablePlay:
         """One lock per table: its intents are handled one at a time."""
         self.lost: Callable[[Table], None] = lambda table: None
         """Called when a write finds the table taken over by another server."""
+        self.games: Callable[[Table, str], None] = lambda table, what: None
+        """Told when a table's match starts (``start``) or ends (``finish``): the Bot API
+        tells its bot accounts (``bot_api.py``)."""
         self._next_event: dict[str, asyncio.TimerHandle] = {}
         self._away_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._planned: dict[str, tuple[int, int, bool]] = {}
@@ -259,6 +262,7 @@ class TablePlay:
                 log.exception("the rating changes of record %d could not be read", record_id)
         if record_id not in table.record_ids:
             table.record_ids.append(record_id)
+            self.games(table, "finish")
         if table.match_number == number:
             table.last_record_id = record_id
             if changes is not None:
@@ -303,6 +307,7 @@ class TablePlay:
             await self.store.tables.start_match(table.code, table.match_number + 1, seed,
                                                 epoch=self.epochs.get(table.code))
         table.rematch(seed)
+        self.games(table, "start")
 
     async def _rated_rematch(self, table: Table, seat: int) -> None:
         """A rematch at a rated table: the seat's ask is kept; the rematch starts when
@@ -347,6 +352,7 @@ class TablePlay:
         await self._save_conduct(table, table.check_abort(seat))
         table.abort(seat)
         self.spawn(self.store.tables.set_status(table.code, "finished"))
+        self.games(table, "finish")
         self.sockets.broadcast(table, encode({
             "type": "notice", "code": "aborted", "seat": seat,
             "message": "a player aborted the match before their first play: it is over"}))

@@ -1,12 +1,14 @@
 """Players' public pages over HTTP (``docs/web-protocol.md``, "Players"): a player's
 ratings, rating history, matches and statistics, and the leaderboards.
 
-    GET /api/users/{name}          -> {"name", "ratings", "history", "matches", "stats"}
+    GET /api/users/{name}          -> {"name", "bot", "ratings", "history", "matches", "stats"}
     GET /api/leaderboard           -> {"pools": {pool: [top 20]}}
     GET /api/leaderboard?pool=P    -> {"pool": P, "players": [top 100]}
+    GET /api/leaderboard?bots=1    -> the same of the bot accounts (``"bot": true``)
 
-The computer levels are on every leaderboard at their fixed ratings
-(:data:`basra.players.ratings.COMPUTER_RATINGS`), marked ``"computer": true``.
+The computer levels are on every leaderboard of people at their fixed ratings
+(:data:`basra.players.ratings.COMPUTER_RATINGS`), marked ``"computer": true``; bot
+accounts have their own list (``docs/api.md``, "Bot accounts").
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ async def profile(name: str, store: StoreOf) -> JSONResponse:
             "change": change_of.get(record.id),
         })
     return JSONResponse({
-        "name": user.name,
+        "name": user.name, "bot": user.bot,
         "ratings": {pool: {"rating": rating.display, "games": rating.games,
                            "provisional": rating.provisional}
                     for (_, pool), rating in sorted(ratings.items())},
@@ -105,25 +107,32 @@ async def profile(name: str, store: StoreOf) -> JSONResponse:
     })
 
 
-async def _board(store: Store, pool: str, limit: int) -> list[dict[str, Any]]:
+async def _board(store: Store, pool: str, limit: int, bots: bool) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = [
         {"name": name, "rating": rating.display, "games": rating.games,
-         "provisional": rating.provisional, "computer": False}
-        for name, rating in await store.ratings.leaderboard(pool, limit)]
-    rows += [{"name": f"Computer ({level})", "rating": computer_rating(level, pool).display,
-              "games": 0, "provisional": False, "computer": True}
-             for level in COMPUTER_RATINGS]
+         "provisional": rating.provisional, "computer": False, "bot": bots}
+        for name, rating in await store.ratings.leaderboard(pool, limit, bots)]
+    if not bots:
+        rows += [{"name": f"Computer ({level})",
+                  "rating": computer_rating(level, pool).display, "games": 0,
+                  "provisional": False, "computer": True, "bot": False}
+                 for level in COMPUTER_RATINGS]
     rows.sort(key=lambda row: -row["rating"])
     return rows[:limit]
 
 
 @router.get("/api/leaderboard")
-async def leaderboard(store: StoreOf, pool: str | None = None) -> JSONResponse:
-    """The best players of every pool played (or of one ``pool``)."""
+async def leaderboard(store: StoreOf, pool: str | None = None,
+                      bots: str | None = None) -> JSONResponse:
+    """The best players of every pool played (or of one ``pool``): people's, or with
+    ``bots=1`` the bot accounts' own list."""
+    of_bots = bots is not None and bots.lower() in ("1", "true", "yes")
     if pool is not None:
         found = parse_pool(pool)  # UnknownPoolError: 400 unknown_pool
-        return JSONResponse({"pool": found.key,
-                             "players": await _board(store, found.key, LEADERBOARD_POOL)})
-    pools = sorted({"egyptian-2", *await store.ratings.pools()})
-    return JSONResponse({"pools": {key: await _board(store, key, LEADERBOARD_ALL)
+        return JSONResponse({"pool": found.key, "bots": of_bots, "players": await _board(
+            store, found.key, LEADERBOARD_POOL, of_bots)})
+    played = await store.ratings.pools(of_bots)
+    pools = sorted(set(played) if of_bots else {"egyptian-2", *played})
+    return JSONResponse({"bots": of_bots,
+                         "pools": {key: await _board(store, key, LEADERBOARD_ALL, of_bots)
                                    for key in pools}})

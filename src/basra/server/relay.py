@@ -246,17 +246,17 @@ class Relay:
 
     # -- a relay's sockets ---------------------------------------------------------------
 
-    async def open(self, remote: RemoteTable, token: str | None, address: str
-                   ) -> Connection:
-        """A socket here at a table owned elsewhere."""
+    async def open(self, remote: RemoteTable, token: str | None, address: str,
+                   seat: int | None = None) -> Connection:
+        """A socket here at a table owned elsewhere (for the seat of ``token``, or for
+        ``seat`` when this server vouches for it)."""
         code = remote.code
         seats, watchers = self._counts(code)
         try:
             answer = await self.ask(remote, "open", {
-                "token": token, "server": self.cluster.server_id, "seats": seats,
-                "watchers": watchers})
+                "token": token, "seat": seat, "server": self.cluster.server_id,
+                "seats": seats, "watchers": watchers})
         except _Adopted as adopted:
-            seat = None
             if token:
                 seat = adopted.table.seat_of_token(token)
                 if seat is None:
@@ -446,7 +446,8 @@ class Relay:
         if op == "open":
             table = await host.table(code)
             token = args.get("token")
-            seat: int | None = None
+            vouched = args.get("seat")
+            seat: int | None = None if vouched is None else int(vouched)
             if token:
                 seat = table.seat_of_token(str(token))
                 if seat is None:

@@ -66,6 +66,7 @@ from .connections import Account, encode
 from .display_names import check_display_name
 from .errors import (
     BadSeekError,
+    BotError,
     DisplayNameTakenError,
     LoginRequiredError,
     PlaybanError,
@@ -342,6 +343,9 @@ class Seeking:
         players = int(players_text)
         rated = _query_flag(query.get("rated"))
         user = await request_account(self.store, websocket, self.session_clock)
+        if user is not None and user.bot:
+            raise BotError("bots_not_allowed", "a bot account does not seek games: it "
+                           "plays by challenges and in tournaments that allow bots")
         if rated and user is None:
             raise LoginRequiredError(
                                "rated games are for players with an account: log in first")
@@ -428,8 +432,8 @@ class Seeking:
     async def _serve(self, websocket: WebSocket) -> None:
         try:
             seek, account = await self._seek_of(websocket)
-        except (BadSeekError, LoginRequiredError, DisplayNameTakenError, PlaybanError,
-                RatedBanError, RateLimited) as error:
+        except (BadSeekError, BotError, LoginRequiredError, DisplayNameTakenError,
+                PlaybanError, RatedBanError, RateLimited) as error:
             await _refuse(websocket, error)
             return
         outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()

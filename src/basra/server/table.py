@@ -197,6 +197,8 @@ class Table:
         self.token_hashes: dict[int, str] = {}
         self.accounts: list[tuple[int, str] | None] = [None] * self.rules.players
         """The account (id, name) of each seat taken by a logged-in player."""
+        self.bots: set[int] = set()
+        """The seats held by bot accounts (kept by the hub; marked BOT in every view)."""
         self.ratings: list[int | None] = [None] * self.rules.players
         """Each account's display rating in the table's pool (kept by the hub)."""
         self.rating_changes: list[dict[str, int]] | None = None

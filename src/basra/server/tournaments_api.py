@@ -28,6 +28,7 @@ from basra.rules import make_rules
 from basra.store import Store
 from basra.store.tournaments import StoredEntrant, StoredTournament
 
+from .bearer import account_or_token, bearer_token
 from .bodies import PauseBody, TournamentBody, TournamentJoinBody, openapi_body, read_body
 from .deps import AccountOf, StoreOf
 from .directing import (
@@ -153,11 +154,18 @@ async def one(tournament_id: str, request: Request, store: StoreOf,
              openapi_extra=openapi_body(TournamentJoinBody))
 async def join(tournament_id: str, request: Request, store: StoreOf,
                user: AccountOf) -> dict[str, Any]:
-    """Enter the logged-in account (with a partner in a partnership event); a rated
-    event refuses an account kept from rated play (``playban``, ``rated_banned``)."""
+    """Enter the logged-in account, or a token's (scope ``bot`` or ``play``), with a
+    partner in a partnership event; a rated event refuses an account kept from rated
+    play (``playban``, ``rated_banned``), and an event that does not allow bots refuses
+    a bot account (``bots_not_allowed``)."""
+    if bearer_token(request) is not None:
+        user = await account_or_token(request, ("bot", "play"))
     if user is None:
         raise LoginRequiredError("tournaments are for players with an account: log in first")
     tournament = await _tournament(store, tournament_id)
+    if not tournament.allow_bots and await store.accounts.bots_among([user[0]]):
+        raise TournamentError("bots_not_allowed", "this tournament does not allow bot "
+                              "accounts")
     body = await read_body(request, TournamentJoinBody, example='{"partner": "name"}')
     if tournament.status == "finished" or (tournament.kind == "swiss"
                                            and tournament.status != "created"):

@@ -34,6 +34,7 @@ def seat_list(table: Table) -> list[dict[str, Any]]:
             "connected": config.kind == "bot" or table.connections[seat] > 0,
             "away": seat in table.away,
             "account": _account_name(table, seat),
+            "bot": seat in table.bots,
             "rating": _seat_rating(table, seat),
         }
         for seat, config in enumerate(table.config.seats)

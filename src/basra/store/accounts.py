@@ -6,8 +6,8 @@ module only stores what they decide.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
@@ -15,6 +15,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from .schema import (
     login_address_failures_table,
     login_failures_table,
+    seats_table,
     sessions_table,
     users_table,
 )
@@ -110,6 +111,37 @@ class Accounts:
             row = (await conn.execute(select(users_table).where(
                 users_table.c.id == user_id))).first()
         return None if row is None else user_of_row(row)
+
+    async def upgrade_to_bot(self, user_id: int, now: int) -> StoredUser | None:
+        """Make an account a bot account for good (``bot_since`` = ``now``, Unix ms), in
+        one transaction with the check that it never sat at a table: None when it did
+        (an account that has played stays a person's). Upgrading a bot again changes
+        nothing."""
+
+        def write(conn: Connection) -> StoredUser | None:
+            row = conn.execute(select(users_table).where(users_table.c.id == user_id)).first()
+            if row is None or row.bot_since is not None:
+                return None if row is None else user_of_row(row)
+            seated = conn.execute(select(seats_table.c.code).where(
+                seats_table.c.user_id == user_id).limit(1)).first()
+            if seated is not None:
+                return None
+            conn.execute(update(users_table).where(users_table.c.id == user_id)
+                         .values(bot_since=now))
+            return replace(user_of_row(row), bot_since=now)
+
+        upgraded: StoredUser | None = await self._writer.commit(write)
+        return upgraded
+
+    async def bots_among(self, user_ids: Iterable[int]) -> set[int]:
+        """The bot accounts among these accounts."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return set()
+        async with self._writer.engine.connect() as conn:
+            rows = await conn.execute(select(users_table.c.id).where(
+                users_table.c.id.in_(ids), users_table.c.bot_since.is_not(None)))
+            return set(rows.scalars())
 
     async def find_for_login(self, name: str, name_key: str) -> StoredUser | None:
         """The account named exactly ``name``, else the one with this name key (an

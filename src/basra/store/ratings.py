@@ -1,5 +1,9 @@
 """Accounts' ratings per pool, their history, and which rated matches are counted.
 
+People and bot accounts have their ratings in the same pools, listed apart (the bots'
+list is :meth:`Ratings.leaderboard` with ``bots``): a rated match with a bot account in
+it moves only the bots' ratings, the people in it playing at their ratings unchanged.
+
 A rated match is counted in the transaction that stores its record
 (:meth:`basra.store.records.Records.save`), once per record: a row keyed by the record's
 id says the result is counted.
@@ -76,9 +80,16 @@ def count_result(conn: Connection, record_id: int, rated: RatedMatch) -> None:
         for row in conn.execute(select(ratings_table).where(
                 ratings_table.c.user_id.in_(ids), ratings_table.c.pool == rated.pool)):
             stored[user_key(row.user_id)] = Rating(row.mu, row.sigma, row.games)
+    bots: set[int] = set()
+    if ids:
+        bots = set(conn.execute(select(users_table.c.id).where(
+            users_table.c.id.in_(ids), users_table.c.bot_since.is_not(None))).scalars())
+    # A match with a bot account moves the bots' ratings alone: people play in it at
+    # their rating, unchanged ("Bot accounts" in docs/api.md).
+    fixed = {user_key(i) for i in ids if i not in bots} if bots else set()
     try:
         updates: list[RatingUpdate] = rate_match(str(record_id), rated.pool, rated.sides(),
-                                                 list(rated.ranks), stored)
+                                                 list(rated.ranks), stored, fixed)
     except ValueError as error:  # a bug: the record is kept, the result is not rated
         log.error("record %d could not be rated: %s", record_id, error)
         return
@@ -149,12 +160,16 @@ class Ratings:
         return [(row.pool, row.record_id, row.created_at, row.before, row.after)
                 for row in rows]
 
-    async def leaderboard(self, pool: str, limit: int) -> list[tuple[str, Rating]]:
-        """The best rated accounts of a pool: (name, rating), highest first."""
+    async def leaderboard(self, pool: str, limit: int, bots: bool = False
+                          ) -> list[tuple[str, Rating]]:
+        """The best rated accounts of a pool: (name, rating), highest first; people's, or
+        with ``bots`` the bot accounts'."""
+        is_bot = (users_table.c.bot_since.is_not(None) if bots
+                  else users_table.c.bot_since.is_(None))
         query = (select(users_table.c.name, ratings_table)
                  .select_from(ratings_table.join(
                      users_table, users_table.c.id == ratings_table.c.user_id))
-                 .where(ratings_table.c.pool == pool)
+                 .where(ratings_table.c.pool == pool, is_bot)
                  .order_by(ratings_table.c.display.desc(), ratings_table.c.games.desc(),
                            users_table.c.name_key)
                  .limit(limit))
@@ -162,8 +177,14 @@ class Ratings:
             rows = (await conn.execute(query)).all()
         return [(row.name, Rating(row.mu, row.sigma, row.games)) for row in rows]
 
-    async def pools(self) -> list[str]:
-        """The pools in which some account has a rating."""
+    async def pools(self, bots: bool = False) -> list[str]:
+        """The pools in which some person's account (with ``bots``, some bot account)
+        has a rating."""
+        is_bot = (users_table.c.bot_since.is_not(None) if bots
+                  else users_table.c.bot_since.is_(None))
+        query = (select(ratings_table.c.pool).select_from(ratings_table.join(
+            users_table, users_table.c.id == ratings_table.c.user_id)).where(is_bot)
+            .distinct())
         async with self._writer.engine.connect() as conn:
-            rows = await conn.execute(select(ratings_table.c.pool).distinct())
+            rows = await conn.execute(query)
             return sorted(rows.scalars())

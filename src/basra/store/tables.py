@@ -129,6 +129,17 @@ class Tables:
         """The table's status (``waiting``, ``playing``, ``finished``, ``expired``)."""
         await self._writer.commit(statements([_status(code, status)]))
 
+    async def playing_of(self, user_id: int) -> list[tuple[str, int]]:
+        """The tables whose match an account is playing now: (code, its seat), oldest
+        first."""
+        query = (select(seats_table.c.code, seats_table.c.seat)
+                 .select_from(seats_table.join(tables_table,
+                                               tables_table.c.code == seats_table.c.code))
+                 .where(seats_table.c.user_id == user_id, tables_table.c.status == "playing")
+                 .order_by(tables_table.c.created_at))
+        async with self._writer.engine.connect() as conn:
+            return [(row.code, row.seat) for row in (await conn.execute(query)).all()]
+
     async def mark_opened(self, code: str) -> None:
         """Someone connected to the table: it never expires as unopened."""
         await self._writer.commit(statements([

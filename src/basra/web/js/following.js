@@ -26,7 +26,7 @@ function entry(player) {
     el("span", { class: "presence-dot", "aria-hidden": "true" }));
   const who = el("span", { class: "item-main" },
     el("a", { class: "friend-name", href: profileUrl(player.name) }, el("bdi", { text: player.name })));
-  if (player.bot) who.append(" ", el("span", { class: "bot-badge", text: t("friends_bot") }));
+  if (player.bot) who.append(" ", el("span", { class: "bot-mark", text: t("bot_mark") }));
   who.append(el("span", { class: "item-sub presence-text", text: t(`friends_status_${player.status}`) }));
   item.append(who);
   const actions = el("span", { class: "actions" });

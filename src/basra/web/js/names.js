@@ -19,6 +19,7 @@ export function playerName(info, seat = info?.seat ?? 0) {
   }
   const name = info?.account || info?.name; // a logged-in player by their account's name
   if (!name) return t("seat_n", { n: seat + 1 });
+  if (info?.bot) return t("bot_named", { name }); // a bot account is marked BOT
   const guest = GUEST.exec(name);
   return guest ? t("guest_n", { n: Number(guest[1]) }) : name;
 }

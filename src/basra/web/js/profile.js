@@ -218,6 +218,7 @@ async function loggedIn(account) {
 function render() {
   renderActions();
   $("player-name").textContent = user?.name ?? name;
+  $("player-bot").hidden = !user?.bot;
   document.title = `${user?.name ?? name} · ${t("basra")}`;
   if (missing) {
     $("alert").textContent = t("no_such_player", { name });
