@@ -213,6 +213,7 @@ def test_an_open_challenge_link_is_accepted_by_whoever_opens_it(
     expect(friend).to_contain_text("Playing now")
     expect(friend.get_by_role("link", name=f"Watch the game of {amira}")).to_have_attribute(
         "href", f"/t/{code}")
+    shot(d, "following-playing")
 
 
 @pytest.mark.parametrize("language", ["en", "ar"])
