@@ -16,7 +16,6 @@ import itertools
 import json
 import os
 import re
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,15 +25,13 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, ViewportSize, WebSocketRoute, expect
 
 from tests.support.browsing import (
-    NEXT_EVENT,
     PHONE,
-    PLAYED_OR_CHOOSING,
     TABLE_URL,
-    TURN_TIMEOUT_MS,
     VIEWPORT,
     Opener,
     expect_translated,
     open_menu,
+    play_all_to_the_result,
 )
 from tests.support.realserver import Server, sqlite_url
 
@@ -58,8 +55,6 @@ TEXT = {
            "rated": "رتبه‌ای", "casual": "دوستانه"},
 }
 PASSWORD = "correct horse 42"
-MAX_TURNS = 400
-"""More turns of all the players together than a match to 101 takes."""
 _numbers = itertools.count(1)
 
 
@@ -173,39 +168,6 @@ def expect_seated(page: Page) -> str:
     page.wait_for_url(TABLE_URL, timeout=60_000)
     expect(page.locator("body")).not_to_have_attribute("data-my-seat", "")
     return page.url.rstrip("/").rsplit("/", 1)[-1]
-
-
-def play_all_to_the_result(players: list[Page]) -> None:
-    """Every page plays its first playable card on its turn and closes deal scores,
-    until each shows the result."""
-    done: set[int] = set()
-    deadline = time.monotonic() + 600
-    for _turn in range(MAX_TURNS * 4):
-        if len(done) == len(players):
-            return
-        assert time.monotonic() < deadline, "the match took more than 10 minutes"
-        acted = False
-        for i, page in enumerate(players):
-            if i in done:
-                continue
-            event = page.evaluate(f"({NEXT_EVENT})()")
-            if event == "result":
-                done.add(i)
-            elif event == "score":
-                page.locator("#score-continue").click()
-                acted = True
-            elif event == "turn":
-                before = page.locator("body").get_attribute("data-seq")
-                page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]'
-                             ).first.click()
-                outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
-                                                 timeout=TURN_TIMEOUT_MS).json_value()
-                if outcome == "choose":
-                    page.locator("#capture-options button").first.click()
-                acted = True
-        if not acted:
-            players[0].wait_for_timeout(100)
-    pytest.fail(f"no result after {MAX_TURNS} turns")
 
 
 def open_chat(page: Page) -> None:

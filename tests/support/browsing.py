@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -70,6 +71,9 @@ PLAYED_OR_CHOOSING = """before => {
 }"""
 """Whether a page shows a later seq than ``before`` ("played") or asks which capture
 ("choose")."""
+
+MAX_TURNS = 400
+"""More turns of all the players together than a match to 101 takes."""
 
 
 class Opener:
@@ -220,3 +224,36 @@ def tap_sockets(page: Page) -> tuple[list[WebSocketRoute], list[dict[str, Any]]]
 
     page.route_web_socket(re.compile(r"/ws/"), route)
     return sockets, states
+
+
+def play_all_to_the_result(players: list[Page]) -> None:
+    """Every page plays its first playable card on its turn and closes deal scores,
+    until each shows the result."""
+    done: set[int] = set()
+    deadline = time.monotonic() + 600
+    for _turn in range(MAX_TURNS * 4):
+        if len(done) == len(players):
+            return
+        assert time.monotonic() < deadline, "the match took more than 10 minutes"
+        acted = False
+        for i, page in enumerate(players):
+            if i in done:
+                continue
+            event = page.evaluate(f"({NEXT_EVENT})()")
+            if event == "result":
+                done.add(i)
+            elif event == "score":
+                page.locator("#score-continue").click()
+                acted = True
+            elif event == "turn":
+                before = page.locator("body").get_attribute("data-seq")
+                page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]'
+                             ).first.click()
+                outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
+                                                 timeout=TURN_TIMEOUT_MS).json_value()
+                if outcome == "choose":
+                    page.locator("#capture-options button").first.click()
+                acted = True
+        if not acted:
+            players[0].wait_for_timeout(100)
+    pytest.fail(f"no result after {MAX_TURNS} turns")

@@ -33,6 +33,7 @@ BODY_FIELDS = {
 NO_BODY = {"/api/logout", "/api/records/{record_id}/analysis", "/api/puzzles/streak",
            "/api/tournaments/{tournament_id}/withdraw",
            "/api/challenge/{challenge_id}/accept", "/api/challenge/{challenge_id}/cancel",
+           "/api/follow/{name}", "/api/unfollow/{name}",
            "/api/bot/account/upgrade", "/api/bot/game/{code}/move/{move}"}
 """The POST routes that read no body."""
 

@@ -16,6 +16,7 @@ per capability and answers every error from the one table of :mod:`.errors`:
     tournaments_api.py tournaments: made, listed, joined, their standings and records
     tokens_api.py     personal access tokens (bearer.py: who a token stands for)
     challenges_api.py challenges, and notifications (notifying.py delivers them)
+    friends_api.py    following players: follow, unfollow, who is online or playing
     bot_api.py        bot accounts and the Bot API's streams and moves
     health_api.py     /healthz and /readyz
     metrics_api.py    /metrics on the main port, to the holder of a token (metrics.py:
@@ -41,6 +42,7 @@ from . import (
     bot_api,
     bot_play,
     challenges_api,
+    friends_api,
     games_api,
     health_api,
     learn_api,
@@ -169,8 +171,8 @@ def create_app(database: str | None = None, *, store: Store | None = None,
     app.state.static_version = pwa.static_version(web_root())
     for module in (pages, health_api, tables_api, records_api, accounts_api, players_api,
                    games_api, analysis_api, moderation_api, sessions_api, learn_api,
-                   tournaments_api, tokens_api, challenges_api, bot_api, metrics_api,
-                   pwa):
+                   tournaments_api, tokens_api, challenges_api, friends_api, bot_api,
+                   metrics_api, pwa):
         app.include_router(module.router)
     for error_type in ERRORS:
         app.add_exception_handler(error_type, _answer_error)

@@ -41,6 +41,7 @@ __all__ = [
     "ElsewhereError",
     "ErrorKind",
     "ExpiredTableError",
+    "FollowError",
     "IntentError",
     "JoinError",
     "LeaveError",
@@ -358,6 +359,22 @@ class UnknownTournamentError(Refusal):
     code = "unknown_tournament"
 
 
+# -- friends ---------------------------------------------------------------------------
+
+class FollowError(Refusal):
+    """A follow refused; ``code`` says why: ``blocked`` (403: one of the two accounts
+    blocked the other), ``bad_follow`` (400: following oneself), ``follow_limit`` (409:
+    the account follows the most it may, ``params.most``)."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = code
+
+
+FOLLOW_STATUS = {"blocked": 403, "bad_follow": 400, "follow_limit": 409}
+"""The HTTP status of each code of :class:`FollowError`."""
+
+
 # -- API tokens --------------------------------------------------------------------------
 
 class TokenError(Refusal):
@@ -478,6 +495,7 @@ ERRORS: dict[type[Exception], ErrorKind] = {
     TokenError: ErrorKind("bad_token", 401, 4401),
     BotError: ErrorKind("not_a_bot", 403, 4403),
     ChallengeError: ErrorKind("bad_challenge", 422, 4400),
+    FollowError: ErrorKind("bad_follow", 400, 4400),
     JoinError: ErrorKind("seat_taken", 409, 4409),
     NameTakenError: ErrorKind("name_taken", 409, 4409),
     ExpiredTableError: ErrorKind("expired", 410, 4410),
@@ -501,7 +519,7 @@ is answered as its nearest listed base)."""
 
 STATUS_OF_CODE = {"bad_seat": 400, "bad_name": 400, "not_your_turn": 409,
                   **MODERATION_STATUS, **TOURNAMENT_STATUS, **TOKEN_STATUS,
-                  **CHALLENGE_STATUS, **BOT_STATUS}
+                  **CHALLENGE_STATUS, **FOLLOW_STATUS, **BOT_STATUS}
 """The codes of an error type (one with its own ``code``) whose HTTP status is not the
 type's: a seat or name that is not one (400, where a seat taken is 409), a hint out of
 turn (409, where other hint refusals are 403), the codes of moderation."""

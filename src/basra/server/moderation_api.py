@@ -182,7 +182,8 @@ async def blocks(request: Request, store: StoreOf) -> JSONResponse:
 
 @router.post("/api/blocks", openapi_extra=openapi_body(NameBody, True))
 async def block(request: Request, store: StoreOf) -> JSONResponse:
-    """Block an account: its chat is hidden from you, and you are never paired."""
+    """Block an account: its chat is hidden from you, you are never paired, and neither
+    of you follows the other any more."""
     accounts_of(request).same_site(request)
     user = await _user(request)
     target = await find_user(store, (await read_json(request, MAX_BODY)).get("name"))

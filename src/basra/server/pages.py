@@ -8,12 +8,12 @@ URL            template            scripts and styles
 /              lobby.html          lobby.js; lobby.css
 /t/{code}      table.html          table.js; table.css, leaving.css
 /replay[/id]   replay.html         replay.js; table.css, replay.css
-/u/{name}      profile.html        profile.js; info.css
+/u/{name}      profile.html        profile.js; info.css, friends.css
 /leaderboard   leaderboard.html    leaderboard.js; info.css
 /help          help.html           help.js; info.css
 /puzzles[/id]  puzzles.html        puzzles.js; table.css, puzzles.css
 /mod           moderation.html     moderation.js; info.css, moderation.css
-/account       account.html        account_page.js; info.css
+/account       account.html        account_page.js, tokens.js; info.css, friends.css
 /learn[/id]    learn.html          learn.js; table.css, learn.css
 /rules[/name]  rules.html          rules_page.js; info.css, rules.css
 /watch         watch.html          watch.js; info.css, watch.css
@@ -21,6 +21,9 @@ URL            template            scripts and styles
 /tournament/i  tournament.html     tournament.js; info.css, tournaments.css
 /tv            tv.html             tv.js, table.js; table.css, leaving.css, watch.css
 /offline       offline.html        offline.js; info.css
+/following     following.html      following.js; info.css, friends.css
+/inbox         inbox.html          inbox.js; info.css, friends.css
+/challenge/id  challenge.html      challenge_page.js; info.css, friends.css
 =============  ==================  =========================================
 
 Every page has the same header: the lobby, play online, learn, puzzles, watch,
@@ -76,13 +79,13 @@ PAGES = {
     "lobby": Page("lobby.html", "lobby", ("lobby",)),
     "table": Page("table.html", "table", ("table", "leaving")),
     "replay": Page("replay.html", "replay", ("table", "replay"), "replay_title"),
-    "profile": Page("profile.html", "profile", ("info",), "basra"),
+    "profile": Page("profile.html", "profile", ("info", "friends"), "basra"),
     "leaderboard": Page("leaderboard.html", "leaderboard", ("info",), "leaderboard"),
     "help": Page("help.html", "help", ("info",), "help"),
     "puzzles": Page("puzzles.html", "puzzles", ("table", "puzzles"), "puzzles_title"),
     "moderation": Page("moderation.html", "moderation", ("info", "moderation"),
                        "mod_title"),
-    "account": Page("account.html", "account_page", ("info",), "account_title"),
+    "account": Page("account.html", "account_page", ("info", "friends"), "account_title"),
     "learn": Page("learn.html", "learn", ("table", "learn"), "learn"),
     "rules": Page("rules.html", "rules_page", ("info", "rules"), "rules"),
     "watch": Page("watch.html", "watch", ("info", "watch"), "nav_watch"),
@@ -92,6 +95,10 @@ PAGES = {
                        "tournament_title"),
     "tv": Page("tv.html", "tv", ("table", "leaving", "watch"), "tv"),
     "offline": Page("offline.html", "offline", ("info",), "offline_title"),
+    "following": Page("following.html", "following", ("info", "friends"), "friends_title"),
+    "inbox": Page("inbox.html", "inbox", ("info", "friends"), "inbox_title"),
+    "challenge": Page("challenge.html", "challenge_page", ("info", "friends"),
+                      "challenge_page_title"),
 }
 
 
@@ -318,3 +325,21 @@ async def tv_page(request: Request, after: str | None = None) -> Response:
 @router.get("/offline")
 async def offline_page(request: Request) -> Response:
     return render(request, "offline")
+
+
+@router.get("/following")
+async def following_page(request: Request) -> Response:
+    """The players one follows: who is playing (to watch), online or away."""
+    return render(request, "following")
+
+
+@router.get("/inbox")
+async def inbox_page(request: Request) -> Response:
+    """One's notifications: challenges to answer, tables to go to."""
+    return render(request, "inbox")
+
+
+@router.get("/challenge/{challenge_id}")
+async def challenge_page(request: Request, challenge_id: str) -> Response:
+    """A challenge, to accept (an open challenge's link leads here)."""
+    return render(request, "challenge")

@@ -21,6 +21,7 @@ per capability, each in its own module:
 ``store.tokens``        personal access tokens, stored as hashes (:mod:`.tokens`)
 ``store.challenges``    challenges between accounts, and open ones (:mod:`.challenges`)
 ``store.notifications`` accounts' notifications and inboxes (:mod:`.notifications`)
+``store.follows``       who follows whom, and where the followed are (:mod:`.follows`)
 ======================= =================================================================
 
 >>> database_url("sqlite:///tmp/basra.db")
@@ -46,6 +47,7 @@ from .analysis import Analyses
 from .challenges import Challenges
 from .conduct import Conduct
 from .flags import Flags
+from .follows import Follows
 from .learning import Learning
 from .logins import Logins
 from .moderation import Moderation
@@ -138,6 +140,7 @@ class Store:
         self.tokens = Tokens(self.writer)
         self.challenges = Challenges(self.writer)
         self.notifications = Notifications(self.writer)
+        self.follows = Follows(self.writer)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -32,6 +32,7 @@ from .schema import (
     audit_table,
     blocks_table,
     flags_table,
+    follows_table,
     mined_puzzles_table,
     moderators_table,
     ratings_table,
@@ -285,11 +286,17 @@ class Moderation:
     # -- blocks ------------------------------------------------------------------------
 
     async def block(self, user_id: int, blocked_id: int) -> None:
-        """The account ``user_id`` blocks ``blocked_id`` (nothing new if it did already)."""
+        """The account ``user_id`` blocks ``blocked_id`` (nothing new if it did already);
+        neither follows the other any more."""
 
         def write(conn: Connection) -> None:
             conn.execute(insert_new(conn, blocks_table, ["user_id", "blocked_id"]).values(
                 user_id=user_id, blocked_id=blocked_id, created_at=now_ms()))
+            conn.execute(delete(follows_table).where(or_(
+                and_(follows_table.c.user_id == user_id,
+                     follows_table.c.followed_id == blocked_id),
+                and_(follows_table.c.user_id == blocked_id,
+                     follows_table.c.followed_id == user_id))))
 
         await self._writer.commit(write)
 

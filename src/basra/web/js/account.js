@@ -1,5 +1,7 @@
 // The account part of a page's header: "Sign up" and "Log in" for a guest, each opening a
-// form in a dialog; the logged-in name (a link to the player's page) and "Log out" after.
+// form in a dialog; the logged-in name (a link to the player's page), the inbox (a bell
+// with the number unread), the players followed, the account page and "Log out" after.
+// Logged in, the page listens for notifications (notifications.js).
 //
 // The forms post to /api/signup and /api/login ({name, password}); a refusal is shown
 // beside the field it is about (the name or the password) and that field takes the focus.
@@ -9,6 +11,7 @@ import { $, el } from "./dom.js";
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { errorKey, t } from "./i18n.js";
 import { redrawReport, showStanding } from "./report.js";
+import { inboxLink, redrawNotifications, startNotifications, stopNotifications } from "./notifications.js";
 
 let account = null; // the logged-in name, or null
 let onChange = () => {};
@@ -152,8 +155,24 @@ async function logOut() {
 function setAccount(name) {
   account = name || null;
   render();
+  if (account) startNotifications();
+  else stopNotifications();
   showStanding(Boolean(account));
   onChange(account);
+}
+
+/** Two people: the link to the players followed (its only sign on a phone). */
+function peopleIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "people-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Zm7.5-1a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM2 19.5C2 16 5.1 13.5 9 13.5s7 2.5 7 6V20H2v-.5Zm15.5.5v-.5c0-1.9-.7-3.5-1.9-4.7.6-.2 1.2-.3 1.9-.3 3 0 5.5 2 5.5 4.8v.7h-5.5Z");
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
 }
 
 function render() {
@@ -163,6 +182,9 @@ function render() {
     box.replaceChildren(
       el("a", { id: "account-name", class: "account-name", href: profileUrl(account), title: t("your_profile") },
         el("span", { class: "account-icon", "aria-hidden": "true", text: "●" }), el("bdi", { text: account })),
+      inboxLink(),
+      el("a", { id: "following-link", class: "btn btn-small btn-ghost following-link", href: "/following", title: t("following_link") },
+        peopleIcon(), el("span", { class: "link-text", text: t("following_link") })),
       el("a", { id: "account-link", class: "btn btn-small btn-ghost", href: "/account", text: t("account_link") }),
       el("button", { id: "log-out", type: "button", class: "btn btn-small btn-ghost", text: t("log_out") }));
     $("log-out").addEventListener("click", logOut);
@@ -179,6 +201,7 @@ function render() {
 export function redrawAccount() {
   render();
   redrawReport();
+  redrawNotifications();
   if ($("signup-dialog")) {
     renderErrors("signup");
     renderErrors("login");

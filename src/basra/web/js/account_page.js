@@ -1,12 +1,14 @@
 // The logged-in player's own page (/account): change the password (the current one is
 // needed; every other session ends) and the list of sessions, each with when it logged
-// in and was last used, ended one by one or all others at once.
+// in and was last used, ended one by one or all others at once; the personal access
+// tokens (tokens.js).
 // Data: GET /api/account/sessions, POST /api/account/sessions/end, POST /api/account/password.
 
 import { $, el } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { accountName, redrawAccount, setupAccount } from "./account.js";
 import { errorKey, formatMoment, setupLang, t } from "./i18n.js";
+import { loadTokens, render as renderTokens, setupTokens } from "./tokens.js";
 
 let sessions = null; // the list from the server, or null before it came
 let errors = {}; // field -> text
@@ -122,8 +124,10 @@ function init() {
   setupLang(() => {
     renderForm();
     renderSessions();
+    renderTokens();
     redrawAccount();
   });
+  setupTokens();
   $("password-form").addEventListener("submit", changePassword);
   $("end-others").addEventListener("click", () => endSessions({ others: true }));
   for (const input of document.querySelectorAll("#password-form input")) {
@@ -133,7 +137,10 @@ function init() {
     });
   }
   renderSessions();
-  setupAccount(() => loadSessions());
+  setupAccount(() => {
+    loadSessions();
+    loadTokens();
+  });
 }
 
 init();

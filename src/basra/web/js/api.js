@@ -56,6 +56,11 @@ export function postJSON(url, body = {}) {
   });
 }
 
+/** DELETEs `url` (a token...); the answer's JSON. */
+export function deleteJSON(url) {
+  return request(url, { method: "DELETE", headers: { Accept: "application/json" } });
+}
+
 export function storedName() {
   return localStorage.getItem("basra.name") || "";
 }

@@ -1,10 +1,14 @@
 // A player's page (/u/{name}): their rating in every pool they played (provisional ones
 // marked), a chart of each rating over time, games played, win rate, basras per deal and
 // their recent matches, each linking to its replay. Data: GET /api/users/{name}.
+// Another player's page, logged in: Follow / Unfollow (POST /api/follow|unfollow/{name};
+// GET /api/follow/{name} says whether and how many follow) and Challenge (the challenge
+// form), besides Report and Block; a block hides Follow and Challenge.
 
 import { $, el } from "./dom.js";
-import { getJSON } from "./api.js";
+import { getJSON, postJSON } from "./api.js";
 import { redrawAccount, setupAccount } from "./account.js";
+import { openChallengeForm, redrawChallengeForm } from "./challenge_form.js";
 import { formatNumber, lang, setupLang, t } from "./i18n.js";
 import { nameElement, poolName, ratingText, variantName } from "./matches.js";
 import { block, blockedList, openReport, unblock, when } from "./report.js";
@@ -17,6 +21,7 @@ let user = null;
 let missing = false;
 let me = null; // the logged-in name, or null
 let blocked = []; // [{ name, since }] the logged-in player blocked
+let follow = null; // { following, followers } from GET /api/follow/{name}
 
 function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -139,12 +144,23 @@ function renderActions() {
   box.hidden = !user || same(me, user.name);
   if (!box.hidden) {
     const isBlocked = blocked.some((b) => same(b.name, user.name));
-    const buttons = [el("button", { id: "report-player", type: "button", class: "btn btn-small", text: t("mod_report") })];
+    const buttons = [];
+    if (other && !isBlocked) {
+      const following = Boolean(follow?.following);
+      buttons.push(el("button", { id: "follow-player", type: "button", class: `btn btn-small${following ? "" : " btn-primary"}`, "aria-pressed": String(following), text: t(following ? "friends_unfollow" : "friends_follow") }),
+        el("button", { id: "challenge-player", type: "button", class: "btn btn-small btn-primary", text: t("challenge_button") }));
+    }
+    buttons.push(el("button", { id: "report-player", type: "button", class: "btn btn-small", text: t("mod_report") }));
     if (other) buttons.push(el("button", { id: "block-player", type: "button", class: "btn btn-small", "aria-pressed": String(isBlocked), text: t(isBlocked ? "mod_unblock" : "mod_block") }));
     box.replaceChildren(...buttons);
+    $("follow-player")?.addEventListener("click", () => toggleFollow(user.name, !follow?.following));
+    $("challenge-player")?.addEventListener("click", () => openChallengeForm(user.name));
     $("report-player").addEventListener("click", () => openReport({ name: user.name }));
     $("block-player")?.addEventListener("click", () => toggleBlock(user.name, !isBlocked));
   }
+  const followers = $("player-followers");
+  followers.hidden = !follow;
+  if (follow) followers.textContent = t("friends_followers_n", { n: follow.followers });
   const own = Boolean(user) && same(me, user.name);
   $("blocks-panel").hidden = !own;
   if (own) {
@@ -162,7 +178,27 @@ async function toggleBlock(who, on) {
   } catch (error) {
     $("player-action-status").textContent = error.message;
   }
+  await loadFollow(); // a block ends the follows both ways
   renderActions();
+}
+
+async function toggleFollow(who, on) {
+  try {
+    follow = await postJSON(`/api/${on ? "follow" : "unfollow"}/${encodeURIComponent(who)}`);
+    $("player-action-status").textContent = t(on ? "friends_followed_name" : "friends_unfollowed_name", { name: who });
+  } catch (error) {
+    $("player-action-status").textContent = error.message;
+  }
+  renderActions();
+  $("follow-player")?.focus();
+}
+
+async function loadFollow() {
+  try {
+    follow = await getJSON(`/api/follow/${encodeURIComponent(name)}`);
+  } catch {
+    follow = null;
+  }
 }
 
 async function loggedIn(account) {
@@ -175,6 +211,7 @@ async function loggedIn(account) {
       blocked = [];
     }
   }
+  await loadFollow();
   renderActions();
 }
 
@@ -199,6 +236,7 @@ async function init() {
   setupLang(() => {
     render();
     redrawAccount();
+    redrawChallengeForm();
   });
   setupAccount(loggedIn);
   $("blocks").addEventListener("click", (event) => {

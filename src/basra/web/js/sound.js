@@ -1,4 +1,4 @@
-// Sound effects of the table, made with the Web Audio API (no files to fetch).
+// Sound effects of the table and of notifications, made with the Web Audio API (no files to fetch).
 // Off until the player turns them on; the choice is remembered in localStorage.
 
 const STORE_KEY = "basra.sound";
@@ -91,10 +91,14 @@ const SOUNDS = {
     note(ctx, { freq: 523.25, length: 0.4, type: "triangle", gain: 0.1 });
     note(ctx, { freq: 440, at: 0.3, length: 0.6, type: "triangle", gain: 0.09 });
   },
+  notify: (ctx) => { // a notification: a challenge, a table waiting
+    note(ctx, { freq: 783.99, length: 0.3, gain: 0.1 });
+    note(ctx, { freq: 1174.66, at: 0.12, length: 0.5, gain: 0.08 });
+  },
 };
 
 /**
- * Plays the sound `name` (play, capture, basra, turn, win, lose) when sounds are on.
+ * Plays the sound `name` (play, capture, basra, turn, win, lose, notify) when sounds are on.
  * The body's data-sounds lists the latest sounds played, oldest first (a testing hook).
  */
 export function playSound(name) {
