@@ -304,6 +304,9 @@ def test_a_ban_from_rated_play_keeps_a_player_out_of_rated_tournaments(web: Any)
     sam = web.account("Sam")
     banned = act(web, moderator(web), action="ban", name="Sam", reason="sandbagging")
     assert banned.status_code == 200
+    told = web.http.get("/api/notifications", headers=cookie(sam)).json()["notifications"]
+    assert [(n["kind"], n["payload"]["action"], n["payload"]["reason"]) for n in told] == [
+        ("moderation", "ban", "sandbagging")]  # the player is told in their inbox
     made = []
     for rated in (True, False):
         answer = web.http.post("/api/tournaments", headers=cookie(sam), json={

@@ -264,3 +264,21 @@ def test_a_three_player_arena_scores_by_rank(start_web: Any) -> None:
         assert len(game["players"]) == 3
         assert sorted(game["result"]) in ([0, 1, 2], [0, 1.5, 1.5], [0.5, 0.5, 2],
                                           [1, 1, 1])
+
+
+def test_followers_are_told_when_a_followed_players_tournament_starts(start_web: Any) -> None:
+    web = start_web(tournaments=FAST)
+    fan, star, other = web.account("Fan"), web.account("Star"), web.account("Other")
+    assert web.http.post("/api/follow/Star", headers=cookie(fan)).status_code == 200
+    tid = create(web, star, kind="arena", minutes=30, starts_in=1, computers=["random"])
+    join(web, tid, star)
+    wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
+
+    def told(session: str) -> list[dict[str, Any]]:
+        found = web.http.get("/api/notifications", headers=cookie(session)).json()
+        return [n for n in found["notifications"] if n["kind"] == "tournament_start"]
+
+    notes = wait_for(lambda: told(fan), "the follower's notification")
+    assert notes[0]["payload"] == {"tournament": tid, "name": "Egyptian Arena",
+                                   "player": "Star", "url": f"/tournament/{tid}"}
+    assert told(other) == [] and told(star) == []

@@ -8,7 +8,8 @@ restarted server, or another one, carries on where it stopped, and a result coun
 
 - **Start**: at ``starts_at``; an arena ends ``minutes`` later (no game is paired after
   its end; the games in progress finish, then it is over). Teams still waiting for their
-  second member are dropped.
+  second member are dropped. The followers of its players are notified
+  (``tournament_start``).
 - **Games**: a pairing is stored first, then its table made (an ordinary table, rated or
   casual, public on the Watch page, its seats taken for the entrants' accounts or the
   computer, the seat order drawn at random). Each account's seat and token wait in the
@@ -229,8 +230,9 @@ class Director:
             joined = await store.entrants(tournament.id)
             ends = (None if tournament.minutes is None
                     else now + int(tournament.minutes * self.settings.minute * 1000))
-            await store.start(tournament.id, ends,
-                              [e.key for e in joined if e.status == "invited"])
+            if await store.start(tournament.id, ends,
+                                 [e.key for e in joined if e.status == "invited"]):
+                await self._tell_followers(tournament, joined)
             tournament = replace(tournament, status="started", ends_at=ends)
         entrants = {e.key: e for e in await store.entrants(tournament.id)}
         games = await store.games(tournament.id)
@@ -244,6 +246,24 @@ class Director:
             await self._arena(tournament, games, entrants, now)
         else:
             await self._swiss(tournament, games, entrants)
+
+    async def _tell_followers(self, tournament: StoredTournament,
+                              joined: list[StoredEntrant]) -> None:
+        """Tell the followers of each player in a tournament that it starts (once a
+        follower, however many of the players it follows)."""
+        players = {user_id: name for e in joined if e.status in ("active", "paused")
+                   for user_id, name in e.members}
+        told: set[int] = set(players)  # (the players see it on their own page)
+        now = self.now_ms()
+        for user_id, followers in (
+                await self.store.follows.follower_ids(list(players))).items():
+            for follower in followers:
+                if follower in told:
+                    continue
+                told.add(follower)
+                await self.store.notifications.add(follower, "tournament_start", {
+                    "tournament": tournament.id, "name": tournament.name,
+                    "player": players[user_id], "url": f"/tournament/{tournament.id}"}, now)
 
     async def _collect(self, tournament: StoredTournament, games: list[StoredGame],
                        entrants: dict[str, StoredEntrant]) -> bool:

@@ -60,7 +60,8 @@ async def find_user(store: Store, name: object) -> StoredUser:
 
 
 async def act(store: Store, actor: Actor, asked: Action) -> dict[str, Any]:
-    """Do a moderator's action (written to the audit log); what it did, as JSON."""
+    """Do a moderator's action (written to the audit log, and told to the player it acts
+    on as a ``moderation`` notification); what it did, as JSON."""
     action = asked.action
     if action not in ACTIONS:
         raise ModerationError("bad_action", f"unknown action {action!r}; expected one of "
@@ -122,4 +123,8 @@ async def act(store: Store, actor: Actor, asked: Action) -> dict[str, Any]:
         await moderation.settle_report(actor, asked.report, "actioned", reason)
     if asked.flag is not None:
         await moderation.settle_flag(actor, asked.flag, "actioned", reason)
+    # The player is told in their inbox (and at once on their open pages).
+    await store.notifications.add(user.id, "moderation", {
+        "action": action, "reason": reason, "until": done.get("until"),
+        "pool": done.get("pool"), "new_name": done.get("new_name")}, int(time.time() * 1000))
     return done

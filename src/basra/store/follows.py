@@ -114,6 +114,18 @@ class Follows:
         async with self._writer.engine.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
+    async def follower_ids(self, user_ids: list[int]) -> dict[int, list[int]]:
+        """The accounts that follow each of ``user_ids``."""
+        if not user_ids:
+            return {}
+        query = select(follows_table.c.followed_id, follows_table.c.user_id).where(
+            follows_table.c.followed_id.in_(user_ids))
+        found: dict[int, list[int]] = {user_id: [] for user_id in user_ids}
+        async with self._writer.engine.connect() as conn:
+            for followed, follower in (await conn.execute(query)).all():
+                found[followed].append(follower)
+        return found
+
     async def following(self, user_id: int, now: int) -> list[Followed]:
         """The accounts ``user_id`` follows, by name, each with its latest session's use
         and the table it plays at (see :func:`presence`)."""

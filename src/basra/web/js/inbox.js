@@ -72,6 +72,9 @@ function item(notification) {
     go.addEventListener("click", () => keepSeat(table)); // (an invitation has no seat yet)
     actions.append(go);
   }
+  if (notification.kind === "tournament_start" && typeof notification.payload?.url === "string") {
+    actions.append(el("a", { class: "btn btn-small", href: notification.payload.url, text: t("notify_open_tournament") }));
+  }
   if (actions.childElementCount) node.append(actions);
   const error = errors.get(notification.id);
   if (error) node.append(el("p", { class: "field-error", role: "alert", text: error }));

@@ -203,6 +203,10 @@ export function notificationText(notification) {
       return t("notify_cancelled", { name: challenge.from ?? "?" });
     case "table_invite":
       return t("notify_table_invite", { name: challenge.from ?? "?", game: gameText(challenge) });
+    case "tournament_start":
+      return t("notify_tournament_start", { name: payload.player ?? "?", tournament: payload.name ?? "" });
+    case "moderation":
+      return t("notify_moderation", { action: t(`mod_action_${payload.action}`), reason: payload.reason ?? "" });
     default:
       return typeof payload.text === "string" && payload.text ? payload.text : t("notify_other");
   }
