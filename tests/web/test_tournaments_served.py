@@ -122,8 +122,10 @@ def test_a_restart_in_the_middle_of_a_round_loses_no_result(tmp_path: Path,
 
 @pytest.mark.parametrize("absence", [
     "leaves",
+    # (not strict: about one time in twenty the computer playing for Basil loses on the
+    # totals, and the test passes with the bug; remove the mark with the fix)
     pytest.param("never_comes", marks=pytest.mark.xfail(
-        strict=True, raises=AssertionError, reason=(
+        strict=False, raises=AssertionError, reason=(
             "backend: directing.game_ranks ranks a match aborted by an absent seat by its "
             "totals once the computer has played it out (the record has a result), so "
             "the entrant who never came scores the computer's points"))),
