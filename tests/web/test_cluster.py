@@ -621,11 +621,6 @@ def test_two_servers_share_a_tournament_and_its_director_fails_over(
         asyncio.run(scenario(place))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "backend: the director never loads a tournament table whose server died (a shared "
-    "cluster's server loads a table only when a socket or a request asks for it, and "
-    "Director._direct reads outcomes from the store only), so a game nobody is connected "
-    "to never ends and the event stalls"))
 def test_a_tournament_game_nobody_is_at_ends_after_its_servers_death(
         tmp_path: Path) -> None:
     """The director's server dies while it owns a tournament game nobody is connected to

@@ -120,16 +120,7 @@ def test_a_restart_in_the_middle_of_a_round_loses_no_result(tmp_path: Path,
 
 
 
-@pytest.mark.parametrize("absence", [
-    "leaves",
-    # (not strict: about one time in twenty the computer playing for Basil loses on the
-    # totals, and the test passes with the bug; remove the mark with the fix)
-    pytest.param("never_comes", marks=pytest.mark.xfail(
-        strict=False, raises=AssertionError, reason=(
-            "backend: directing.game_ranks ranks a match aborted by an absent seat by its "
-            "totals once the computer has played it out (the record has a result), so "
-            "the entrant who never came scores the computer's points"))),
-])
+@pytest.mark.parametrize("absence", ["leaves", "never_comes"])
 def test_an_absent_player_loses_the_game_and_is_not_paired_again(tmp_path: Path,
                                                                   absence: str) -> None:
     """Round 1 of a rated Swiss event: Basil makes two plays and leaves (he forfeits once
