@@ -278,17 +278,12 @@ class Director:
         for code, outcome in outcomes.items():
             game = pending[code]
             ranks = game_ranks(tournament, outcome)
-            if not await self.store.tournaments.finish_game(game.id, ranks,
-                                                            outcome.record_id):
-                continue
             resigned = set((outcome.conduct or {}).get("resigned") or [])
-            for seat in outcome.computer_seats:
-                if seat in resigned:
-                    continue
-                entrant = entrants.get(game.entrants[rules.side_of[seat]])
-                if entrant is not None and not entrant.computer:
-                    await self.store.tournaments.set_status(
-                        tournament.id, entrant.key, "paused", only_from=("active",))
+            absent = [game.entrants[rules.side_of[seat]] for seat in outcome.computer_seats
+                      if seat not in resigned]
+            await self.store.tournaments.finish_game(
+                tournament.id, game.id, ranks, outcome.record_id,
+                [key for key in absent if key in entrants and not entrants[key].computer])
         return bool(outcomes)
 
     async def _wake(self, code: str) -> None:

@@ -364,17 +364,25 @@ class Tournaments:
 
         await self._writer.commit(write)
 
-    async def finish_game(self, game_id: int, ranks: Sequence[int],
-                          record_id: int | None) -> bool:
-        """Count a game's result: the sides' places (0 first), once. Whether this call
+    async def finish_game(self, tournament_id: str, game_id: int, ranks: Sequence[int],
+                          record_id: int | None, pause: Sequence[str] = ()) -> bool:
+        """Count a game's result: the sides' places (0 first), once, and pause the active
+        entrants ``pause`` (absent at its end) in the same transaction. Whether this call
         counted it (False: it was counted already). The seats' tokens are forgotten."""
         values = {"ranks": json.dumps(list(ranks)), "record_id": record_id,
                   "finished_at": now_ms(), "seats": None}
+        entrants = tournament_entrants_table
 
         def write(conn: Connection) -> bool:
-            return bool(conn.execute(update(tournament_games_table).where(
+            counted = bool(conn.execute(update(tournament_games_table).where(
                 tournament_games_table.c.id == game_id,
                 tournament_games_table.c.ranks.is_(None)).values(**values)).rowcount)
+            if counted and pause:
+                conn.execute(update(entrants).where(
+                    entrants.c.tournament_id == tournament_id,
+                    entrants.c.key.in_(list(pause)), entrants.c.status == "active"
+                ).values(status="paused"))
+            return counted
 
         counted: bool = await self._writer.commit(write)
         return counted
