@@ -92,7 +92,7 @@ const FINAL_CLOSES = new Set([4404, 4401, 4410, 4500, 4429]);
  * once (to another server, or to this one once it is back), without a word unless that
  * takes a few seconds. */
 export const RESTART_CLOSE = 1012;
-const QUIET_MS = 4000;
+const QUIET_MS = 5000;
 
 /**
  * A table's WebSocket that reconnects with backoff. Calls onMessage(message) for every
@@ -166,7 +166,8 @@ export class TableSocket {
       setTimeout(() => {
         if (!this.stopped) this.open();
       }, this.delay * (0.75 + Math.random() / 2));
-      this.delay = Math.min(this.delay * 2, 10000);
+      // While a server restarts, try every second or so: it is back in a moment.
+      this.delay = Math.min(this.delay * 2, this.restarting ? 1000 : 10000);
     });
   }
 
