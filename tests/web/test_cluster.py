@@ -516,3 +516,118 @@ def test_a_lease_is_taken_from_a_server_that_stopped_listening(tmp_path: Path) -
 
     with services.Redis(tmp_path / "redis") as redis:
         asyncio.run(scenario(redis.url))
+
+
+# -- rolling restarts --------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    """One player at a table through the balancer: plays the first legal move at each of
+    its turns and, when its socket closes, opens it again (through the balancer, at
+    whichever server answers) at once."""
+
+    seat: int
+    url: str
+    states: list[State] = field(default_factory=list)
+    errors: list[State] = field(default_factory=list)
+    closes: list[int] = field(default_factory=list)
+    """The close code of each socket that closed under the player."""
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    def over(self) -> bool:
+        return bool(self.states) and self.state["result"] is not None
+
+    async def run(self) -> None:
+        while not self.over():
+            try:
+                async with connect(self.url, open_timeout=WAIT) as socket:
+                    await self.play(socket)
+                    if self.over():
+                        return
+                self.closes.append(socket.close_code if socket.close_code else 1006)
+            except ConnectionClosed as lost:
+                self.closes.append(lost.rcvd.code if lost.rcvd is not None else 1006)
+            await asyncio.sleep(0.05)
+
+    async def play(self, socket: ClientConnection) -> None:
+        played: set[int] = set()
+        async for text in socket:
+            message = json.loads(text)
+            if message["type"] == "error":
+                self.errors.append(message)
+            if message["type"] != "state":
+                continue
+            self.states.append(message)
+            if message["result"] is not None:
+                return
+            deal = message["deal"]
+            if (deal is not None and deal["to_play"] == self.seat and message["legal"]
+                    and message["paused"] is None and message["seq"] not in played):
+                played.add(message["seq"])
+                move = message["legal"][0]
+                await socket.send(json.dumps({"type": "play", "seq": message["seq"],
+                                              "card": move["card"],
+                                              "captured": move["captured"]}))
+
+
+async def restart(place: Site, index: int) -> float:
+    """SIGTERM server ``index``, wait for it to exit, start it again on its port; the
+    seconds it took to exit."""
+    old = place.servers[index]
+    old.process.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    await asyncio.to_thread(old.process.wait, 20)
+    took = time.monotonic() - sent
+    new = Server(place.database, place.folder, *old.command[old.command.index("--db") + 2:],
+                 port=old.port)
+    place.servers[index] = new
+    await new.ready()
+    return took
+
+
+def test_a_rolling_restart_keeps_a_match_going_to_its_end(tmp_path: Path) -> None:
+    async def scenario(place: Site) -> None:
+        balancer = place.balancer
+        code, tokens = await two_human_table(balancer.base, balancer.base)
+        players = [Player(seat, f"{balancer.ws_base}/ws/{code}?token={token}")
+                   for seat, token in enumerate(tokens)]
+        for player in players:
+            player.task = asyncio.create_task(player.run())
+        seq = 0
+        for index in (0, 1):  # every server, one after the other
+            seq += 12
+            await until(lambda at=seq: all(p.states and p.state["seq"] >= at
+                                           for p in players), f"play reaches seq {seq}")
+            took = await restart(place, index)
+            assert took <= 5.5, f"server {index} took {took:.1f} s to stop"
+        await asyncio.wait_for(asyncio.gather(*(p.task for p in players if p.task)), 180)
+        result = players[0].state["result"]
+        assert players[1].state["result"] == result
+        for player in players:
+            assert player.errors == [], player.errors[:3]
+            assert set(player.closes) <= {1012}, player.closes
+            seqs = [state["seq"] for state in player.states]
+            assert seqs == sorted(seqs), f"seat {player.seat}: states out of order"
+        assert any(player.closes for player in players), "no socket was at a restarted server"
+        seen: dict[int, Any] = {}
+        for player in players:
+            for state in player.states:
+                assert seen.setdefault(state["seq"], state["last_play"]) == \
+                    state["last_play"], state["seq"]
+        async with httpx.AsyncClient(timeout=WAIT) as client:
+            record = (await client.get(
+                f"{balancer.base}/api/records/{result['record_id']}")).json()
+        plays = [play for deal in record["deals"] for play in deal["plays"]]
+        assert len(plays) == players[0].state["seq"]
+        for at, last in seen.items():
+            if at and last is not None:
+                assert plays[at - 1]["card"] == last["card"], at
+        assert replay(record).totals == result["totals"]
+
+    with site(tmp_path, 2, "--shutdown-seconds", "5") as place:
+        asyncio.run(scenario(place))
