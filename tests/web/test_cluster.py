@@ -529,6 +529,8 @@ class Player:
 
     seat: int
     url: str
+    pace: float = 0.15
+    """Seconds a player thinks before each play (a match lasts half a minute)."""
     states: list[State] = field(default_factory=list)
     errors: list[State] = field(default_factory=list)
     closes: list[int] = field(default_factory=list)
@@ -569,6 +571,7 @@ class Player:
             if (deal is not None and deal["to_play"] == self.seat and message["legal"]
                     and message["paused"] is None and message["seq"] not in played):
                 played.add(message["seq"])
+                await asyncio.sleep(self.pace)
                 move = message["legal"][0]
                 await socket.send(json.dumps({"type": "play", "seq": message["seq"],
                                               "card": move["card"],
@@ -599,12 +602,15 @@ def test_a_rolling_restart_keeps_a_match_going_to_its_end(tmp_path: Path) -> Non
         for player in players:
             player.task = asyncio.create_task(player.run())
         seq = 0
-        for index in (0, 1):  # every server, one after the other
-            seq += 12
+        for index in (0, 1):  # every server, one after the other, 10 plays apart
+            seq += 10
             await until(lambda at=seq: all(p.states and p.state["seq"] >= at
                                            for p in players), f"play reaches seq {seq}")
+            assert all(player.state["result"] is None for player in players), \
+                f"the match ended before server {index} restarted"
             took = await restart(place, index)
             assert took <= 5.5, f"server {index} took {took:.1f} s to stop"
+            seq = max(player.state["seq"] for player in players)
         await asyncio.wait_for(asyncio.gather(*(p.task for p in players if p.task)), 180)
         result = players[0].state["result"]
         assert players[1].state["result"] == result
