@@ -11,6 +11,11 @@ behind a real nginx (``deploy/nginx``).
 - The lobby list, chat and watching work across servers; a bad token is refused by any.
 - The Watch list is the same on every server: each server's live tables, with every
   server's watchers counted; a match over leaves it everywhere.
+- A server stopped with SIGTERM while 12 tables play through nginx exits within its bound;
+  its sockets get 1012 and come back through nginx to the other server, which takes the
+  tables over: no error, no confirmed play lost.
+- A rolling restart (SIGTERM, start again, the next server) keeps two players' match
+  going to its end, with only 1012 closes and reconnects.
 
 Needs PostgreSQL (the session's throwaway server, ``tests/conftest.py``), Redis and nginx
 (``sh tests/system-packages.sh`` installs them).
@@ -39,6 +44,7 @@ from websockets.exceptions import ConnectionClosed
 from basra.record import replay
 from tests.support import services
 from tests.support.realserver import Server, until
+from tests.support.seats import SeatClient
 
 POSTGRES = os.environ.get("BASRA_TEST_POSTGRES_URL", "")
 
@@ -636,4 +642,61 @@ def test_a_rolling_restart_keeps_a_match_going_to_its_end(tmp_path: Path) -> Non
         assert replay(record).totals == result["totals"]
 
     with site(tmp_path, 2, "--shutdown-seconds", "5") as place:
+        asyncio.run(scenario(place))
+
+
+class ReturningSeat(SeatClient):
+    """A seat (``tests/support/seats.py``) that opens its socket again, through the
+    balancer, whenever it closes; ``closes`` keeps each close code."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.closes: list[int] = []
+
+    async def run(self) -> None:
+        while self.playing:
+            self.socket = None
+            self.planned = self.pending = None  # a play lost with its socket is made again
+            await super().run()
+            if not self.playing:
+                return
+            assert self.closed is not None
+            self.closes.append(self.closed)
+            await asyncio.sleep(0.05)
+
+
+def test_sigterm_under_load_hands_the_tables_over_and_loses_no_confirmed_play(
+        tmp_path: Path) -> None:
+    from tests.support.seats import two_human_tables
+    from tests.web.test_durability import LIFTED, lost_moves
+    from tests.web.test_durability import stored_moves as all_stored_moves
+
+    async def scenario(place: Site) -> None:
+        balancer = place.balancer
+        logs = await two_human_tables(balancer.base, 12)
+        seats = [ReturningSeat.at(log, seat, balancer.ws_base, pace=0.01).start()
+                 for log in logs for seat in (0, 1)]
+        await until(lambda: all(log.top >= 4 for log in logs), "every table playing")
+        loaded = [(await health(server.base))["tables"] for server in place.servers]
+        stopping = place.servers[loaded.index(max(loaded))]
+        stopping.process.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        await asyncio.to_thread(stopping.process.wait, 20)
+        assert time.monotonic() - sent <= 5.5
+        before = {log.code: log.top for log in logs}
+        await until(lambda: all(log.top >= before[log.code] + 6 for log in logs),
+                    "every table goes on at the other server", seconds=30)
+        for seat in seats:
+            seat.playing = False
+        await asyncio.gather(*(seat.close() for seat in seats))
+        assert any(seat.closes for seat in seats), "no socket was at the stopped server"
+        assert {code for seat in seats for code in seat.closes} <= {1012}, \
+            sorted({(seat.code, tuple(seat.closes)) for seat in seats})[:5]
+        assert not any(seat.errors for seat in seats), \
+            [seat.errors[:2] for seat in seats if seat.errors]
+        assert not any(log.conflicts for log in logs), [log.conflicts for log in logs]
+        stored = await all_stored_moves(place.database, [log.code for log in logs])
+        assert lost_moves(logs, stored) == []
+
+    with site(tmp_path, 2, "--shutdown-seconds", "5", *LIFTED) as place:
         asyncio.run(scenario(place))
