@@ -244,6 +244,7 @@ def _restore_sqlite(backup_path: Path, target: Path, force: bool) -> None:
         raise UserError(f"--db {target} exists; give --force to replace it with the backup")
     # An exclusive lock kept to the end (locking_mode=EXCLUSIVE): refused while any
     # server has the database open, and no server opens it during the restore.
+    new = not target.exists()
     into = sqlite3.connect(target, timeout=0, isolation_level=None)
     try:
         into.execute("PRAGMA locking_mode=EXCLUSIVE")
@@ -263,6 +264,9 @@ def _restore_sqlite(backup_path: Path, target: Path, force: bool) -> None:
         into.execute("PRAGMA locking_mode=NORMAL")
         into.execute("SELECT count(*) FROM sqlite_master").fetchone()  # lets the lock go
     except sqlite3.Error as error:
+        into.close()
+        if new:  # no half-restored database left behind
+            target.unlink(missing_ok=True)
         raise UserError(f"--db {target}: {error}") from None
     finally:
         into.close()
