@@ -528,8 +528,8 @@ def test_rules_file_that_is_not_text_is_one_line_and_exit_2(tmp_path: Path) -> N
          "error: --think-ms must be a whole number of at least 1, not 0"),
         (["capture", "--card", "7H"], "error: missing option '--floor'"),
         (["fly"], "error: no such command 'fly'; the commands are: admin, analyze, arena, "
-                  "bench, bot, capture, export, play, puzzles, replay, serve, simulate, "
-                  "tournament, variants"),
+                  "backup, bench, bot, capture, export, play, puzzles, replay, restore, "
+                  "serve, simulate, tournament, variants"),
         (["bot", "connect", "--server", "localhost:1", "--token", "t", "greedy"],
          "error: --server 'localhost:1' is not a URL: expected http://HOST[:PORT] or "
          "https://HOST"),

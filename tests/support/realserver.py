@@ -56,12 +56,13 @@ def answers(url: str) -> bool:
 
 class Server:
     """``python -m basra serve`` as a child process on a free port, its output in
-    ``folder/server-PORT.log`` (with ``apart``, its stderr in ``server-PORT.err``).
-    Stopped on leaving a ``with`` block."""
+    ``folder/server-PORT.log`` (with ``apart``, its stderr in ``server-PORT.err``);
+    ``port`` to start it again where a stopped one was. Stopped on leaving a ``with``
+    block."""
 
-    def __init__(self, db_url: str, folder: Path, *options: str, apart: bool = False
-                 ) -> None:
-        self.port = free_port()
+    def __init__(self, db_url: str, folder: Path, *options: str, apart: bool = False,
+                 port: int | None = None) -> None:
+        self.port = port if port is not None else free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.command = serve_command(self.port, db_url, *options)

@@ -15,6 +15,11 @@ behind a real nginx (``deploy/nginx``).
   holder of the director's lease; that server killed in the middle of a round, the other
   takes the lease over and the event goes on to its end, every game paired and counted
   once, a game nobody is connected to included.
+- A server stopped with SIGTERM while 12 tables play through nginx exits within its bound;
+  its sockets get 1012 and come back through nginx to the other server, which takes the
+  tables over: no error, no confirmed play lost.
+- A rolling restart (SIGTERM, start again, the next server) keeps two players' match
+  going to its end, with only 1012 closes and reconnects.
 
 Needs PostgreSQL (the session's throwaway server, ``tests/conftest.py``), Redis and nginx
 (``sh tests/system-packages.sh`` installs them).
@@ -43,6 +48,7 @@ from websockets.exceptions import ConnectionClosed
 from basra.record import replay
 from tests.support import services, tournaments
 from tests.support.realserver import Server, until
+from tests.support.seats import SeatClient
 
 POSTGRES = os.environ.get("BASRA_TEST_POSTGRES_URL", "")
 
@@ -678,4 +684,182 @@ def test_a_tournament_game_nobody_is_at_ends_after_its_servers_death(
         assert len(await tournaments.rating_history(other.base, "Amal")) == len(hers)
 
     with site(tmp_path) as place:
+        asyncio.run(scenario(place))
+
+
+# -- rolling restarts --------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    """One player at a table through the balancer: plays the first legal move at each of
+    its turns and, when its socket closes, opens it again (through the balancer, at
+    whichever server answers) at once."""
+
+    seat: int
+    url: str
+    pace: float = 0.15
+    """Seconds a player thinks before each play (a match lasts half a minute)."""
+    states: list[State] = field(default_factory=list)
+    errors: list[State] = field(default_factory=list)
+    closes: list[int] = field(default_factory=list)
+    """The close code of each socket that closed under the player."""
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    def over(self) -> bool:
+        return bool(self.states) and self.state["result"] is not None
+
+    async def run(self) -> None:
+        while not self.over():
+            try:
+                async with connect(self.url, open_timeout=WAIT) as socket:
+                    await self.play(socket)
+                    if self.over():
+                        return
+                self.closes.append(socket.close_code if socket.close_code else 1006)
+            except ConnectionClosed as lost:
+                self.closes.append(lost.rcvd.code if lost.rcvd is not None else 1006)
+            await asyncio.sleep(0.05)
+
+    async def play(self, socket: ClientConnection) -> None:
+        played: set[int] = set()
+        async for text in socket:
+            message = json.loads(text)
+            if message["type"] == "error":
+                self.errors.append(message)
+            if message["type"] != "state":
+                continue
+            self.states.append(message)
+            if message["result"] is not None:
+                return
+            deal = message["deal"]
+            if (deal is not None and deal["to_play"] == self.seat and message["legal"]
+                    and message["paused"] is None and message["seq"] not in played):
+                played.add(message["seq"])
+                await asyncio.sleep(self.pace)
+                move = message["legal"][0]
+                await socket.send(json.dumps({"type": "play", "seq": message["seq"],
+                                              "card": move["card"],
+                                              "captured": move["captured"]}))
+
+
+async def restart(place: Site, index: int) -> float:
+    """SIGTERM server ``index``, wait for it to exit, start it again on its port; the
+    seconds it took to exit."""
+    old = place.servers[index]
+    old.process.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    await asyncio.to_thread(old.process.wait, 20)
+    took = time.monotonic() - sent
+    new = Server(place.database, place.folder, *old.command[old.command.index("--db") + 2:],
+                 port=old.port)
+    place.servers[index] = new
+    await new.ready()
+    return took
+
+
+def test_a_rolling_restart_keeps_a_match_going_to_its_end(tmp_path: Path) -> None:
+    async def scenario(place: Site) -> None:
+        balancer = place.balancer
+        code, tokens = await two_human_table(balancer.base, balancer.base)
+        players = [Player(seat, f"{balancer.ws_base}/ws/{code}?token={token}")
+                   for seat, token in enumerate(tokens)]
+        for player in players:
+            player.task = asyncio.create_task(player.run())
+        seq = 0
+        for index in (0, 1):  # every server, one after the other, 10 plays apart
+            seq += 10
+            await until(lambda at=seq: all(p.states and p.state["seq"] >= at
+                                           for p in players), f"play reaches seq {seq}")
+            assert all(player.state["result"] is None for player in players), \
+                f"the match ended before server {index} restarted"
+            took = await restart(place, index)
+            assert took <= 5.5, f"server {index} took {took:.1f} s to stop"
+            seq = max(player.state["seq"] for player in players)
+        await asyncio.wait_for(asyncio.gather(*(p.task for p in players if p.task)), 180)
+        result = players[0].state["result"]
+        assert players[1].state["result"] == result
+        for player in players:
+            assert player.errors == [], player.errors[:3]
+            assert set(player.closes) <= {1012}, player.closes
+            seqs = [state["seq"] for state in player.states]
+            assert seqs == sorted(seqs), f"seat {player.seat}: states out of order"
+        assert any(player.closes for player in players), "no socket was at a restarted server"
+        seen: dict[int, Any] = {}
+        for player in players:
+            for state in player.states:
+                assert seen.setdefault(state["seq"], state["last_play"]) == \
+                    state["last_play"], state["seq"]
+        async with httpx.AsyncClient(timeout=WAIT) as client:
+            record = (await client.get(
+                f"{balancer.base}/api/records/{result['record_id']}")).json()
+        plays = [play for deal in record["deals"] for play in deal["plays"]]
+        assert len(plays) == players[0].state["seq"]
+        for at, last in seen.items():
+            if at and last is not None:
+                assert plays[at - 1]["card"] == last["card"], at
+        assert replay(record).totals == result["totals"]
+
+    with site(tmp_path, 2, "--shutdown-seconds", "5") as place:
+        asyncio.run(scenario(place))
+
+
+class ReturningSeat(SeatClient):
+    """A seat (``tests/support/seats.py``) that opens its socket again, through the
+    balancer, whenever it closes; ``closes`` keeps each close code."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.closes: list[int] = []
+
+    async def run(self) -> None:
+        while self.playing:
+            self.socket = None
+            self.planned = self.pending = None  # a play lost with its socket is made again
+            await super().run()
+            if not self.playing:
+                return
+            assert self.closed is not None
+            self.closes.append(self.closed)
+            await asyncio.sleep(0.05)
+
+
+def test_sigterm_under_load_hands_the_tables_over_and_loses_no_confirmed_play(
+        tmp_path: Path) -> None:
+    from tests.support.seats import two_human_tables
+    from tests.web.test_durability import LIFTED, lost_moves
+    from tests.web.test_durability import stored_moves as all_stored_moves
+
+    async def scenario(place: Site) -> None:
+        balancer = place.balancer
+        logs = await two_human_tables(balancer.base, 12)
+        seats = [ReturningSeat.at(log, seat, balancer.ws_base, pace=0.01).start()
+                 for log in logs for seat in (0, 1)]
+        await until(lambda: all(log.top >= 4 for log in logs), "every table playing")
+        loaded = [(await health(server.base))["tables"] for server in place.servers]
+        stopping = place.servers[loaded.index(max(loaded))]
+        stopping.process.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        await asyncio.to_thread(stopping.process.wait, 20)
+        assert time.monotonic() - sent <= 5.5
+        before = {log.code: log.top for log in logs}
+        await until(lambda: all(log.top >= before[log.code] + 6 for log in logs),
+                    "every table goes on at the other server", seconds=30)
+        for seat in seats:
+            seat.playing = False
+        await asyncio.gather(*(seat.close() for seat in seats))
+        assert any(seat.closes for seat in seats), "no socket was at the stopped server"
+        assert {code for seat in seats for code in seat.closes} <= {1012}, \
+            sorted({(seat.code, tuple(seat.closes)) for seat in seats})[:5]
+        assert not any(seat.errors for seat in seats), \
+            [seat.errors[:2] for seat in seats if seat.errors]
+        assert not any(log.conflicts for log in logs), [log.conflicts for log in logs]
+        stored = await all_stored_moves(place.database, [log.code for log in logs])
+        assert lost_moves(logs, stored) == []
+
+    with site(tmp_path, 2, "--shutdown-seconds", "5", *LIFTED) as place:
         asyncio.run(scenario(place))

@@ -1,5 +1,5 @@
 """The ``basra`` command: play, simulate, arena, tournament, replay, analyze, puzzles,
-capture, variants, bench, serve, admin, export, bot.
+capture, variants, bench, serve, admin, export, backup, restore, bot.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -15,6 +15,7 @@ from basra.cli import (  # noqa: F401
     admin,
     analyze,
     arena,
+    backup,
     bench,
     bot,
     capture,

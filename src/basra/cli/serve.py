@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 import click
 
-from basra.cli.common import UserError, cli, out
+from basra.cli.common import UserError, cli, err, out
 from basra.server.ratelimit import ACCOUNT_LIMITS
 from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
 
@@ -68,6 +72,12 @@ from basra.server.ratelimit import DEFAULT_LIMITS as _DEFAULT_LIMITS
                    "arena, a daily Swiss...): see docs/web.md, \"Tournaments\".")
 @click.option("--tournament-limit", type=click.IntRange(min=0), default=3, show_default=True,
               help="Tournaments one account may create in 24 hours.")
+@click.option("--shutdown-seconds", type=click.FloatRange(min=1), default=10.0,
+              show_default=True,
+              help="On SIGTERM (or Ctrl-C), the most seconds the server takes to stop: it "
+                   "makes no new tables, tells its sockets to reconnect (close code 1012), "
+                   "finishes its writes and exits; past this, it exits at once (every "
+                   "confirmed move is stored already).")
 @click.option("--tournament-minute", type=click.FloatRange(min=0.01), default=60.0,
               hidden=True, help="Seconds in an arena's minute (demonstrations and tests).")
 @click.option("--tournament-tick", type=click.FloatRange(min=0.01), default=1.0,
@@ -95,7 +105,8 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
           redis_url: str | None, server_id: str | None, puzzle_floor: int,
           schedule_file: str | None, tournament_limit: int, tournament_minute: float,
           tournament_tick: float, metrics_port: int | None, metrics_host: str,
-          metrics_token: str | None, log_format: str, access_log: bool) -> None:
+          metrics_token: str | None, log_format: str, access_log: bool,
+          shutdown_seconds: float) -> None:
     """Start the web app: play Basra in the browser with friends and computer players.
 
     One server with SQLite suits a home or a club. For more, start several servers with
@@ -225,8 +236,38 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
         out.print(f"Shares tables through Redis {_hide_password(redis_url or '')} as "
                   f"server {cluster.server_id}", soft_wrap=True)
     logs: dict[str, Any] = {"log_config": None} if log_format == "json" else {}
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws=WebSocketHandshakeProtocol, **logs)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            ws_max_size=65536, ws=WebSocketHandshakeProtocol,
+                            timeout_graceful_shutdown=max(1, int(shutdown_seconds / 2)),
+                            **logs)
+    _stopping_server(config, app.state.hub.drain, shutdown_seconds).run()
+
+
+def _stopping_server(config: Any, drain: Callable[[], None], bound: float) -> Any:
+    """uvicorn's server, which on SIGTERM or SIGINT closes its listening socket, closes
+    every WebSocket with 1012 ("service restart": the page reconnects quietly), waits for
+    the requests in flight (half of ``bound``) and runs the app's shutdown (the writer's
+    last commits); this one also makes no new tables from the signal on (``drain``), and
+    exits at once, status 1, if all that takes more than ``bound`` seconds."""
+    import uvicorn
+
+    class StoppingServer(uvicorn.Server):
+        deadline: threading.Timer | None = None
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.deadline is None:
+                drain()
+                self.deadline = threading.Timer(bound, give_up)
+                self.deadline.daemon = True
+                self.deadline.start()
+            super().handle_exit(sig, frame)
+
+    def give_up() -> None:
+        err.print(f"basra serve: not stopped within --shutdown-seconds {bound:g}: exiting "
+                  "now (every confirmed move is stored)", soft_wrap=True)
+        os._exit(1)
+
+    return StoppingServer(config)
 
 
 def _hide_password(url: str) -> str:

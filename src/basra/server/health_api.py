@@ -2,7 +2,7 @@
 
     GET /healthz   200 while storage commits ("degraded" when a stored table could not
                    be restored), else 503; tables, sockets, the cluster, the collector
-    GET /readyz    200 when storage commits, else 503
+    GET /readyz    200 when storage commits and the server is not stopping, else 503
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ async def healthz(hub: HubOf,
 
 
 @router.get("/readyz")
-async def readyz(store: StoreOf) -> JSONResponse:
-    """Whether to send players here: 200 when storage commits, else 503."""
-    ok = store.health.ok
-    return JSONResponse({"ready": ok, "storage": store.health.to_dict()},
+async def readyz(store: StoreOf, hub: HubOf) -> JSONResponse:
+    """Whether to send players here: 200 when storage commits, else 503 (503 too while
+    the server stops: ``stopping``)."""
+    ok = store.health.ok and not hub.draining
+    return JSONResponse({"ready": ok, "stopping": hub.draining,
+                         "storage": store.health.to_dict()},
                         status_code=200 if ok else 503)

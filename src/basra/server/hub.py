@@ -76,6 +76,17 @@ class Hub:
         await self.lifecycle.start()
         self.relay.start()
 
+    def drain(self) -> None:
+        """The server is stopping (SIGTERM): make no new tables from now on (their
+        requests get ``server_busy``); the tables in play go on until their sockets
+        close."""
+        self.lifecycle.draining = True
+
+    @property
+    def draining(self) -> bool:
+        """Whether :meth:`drain` was called."""
+        return self.lifecycle.draining
+
     async def stop(self) -> None:
         """Cancel timers and pending work; what is confirmed is already stored."""
         self.lifecycle.stop_sweeping()

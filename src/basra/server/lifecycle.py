@@ -68,6 +68,8 @@ class Tables:
         """And read together."""
         self._idle_since: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.draining = False
+        """Whether the server is stopping (SIGTERM): it makes no new tables."""
 
     # -- life ----------------------------------------------------------------------------
 
@@ -278,6 +280,8 @@ class Tables:
         ``first_free`` the players take the first free seats instead. Returns the table
         and each seated player's (seat, token)."""
         self.require_storage()
+        if self.draining:
+            raise ServerBusyError("the server is restarting: try again in a moment")
         if len(self.tables) >= self.settings.max_tables:
             raise ServerBusyError(f"the server has {len(self.tables)} tables open, its "
                                   "most: try again later")

@@ -93,6 +93,12 @@ export function dropToken(code) {
  * restorable, too many sockets from this address. */
 const FINAL_CLOSES = new Set([4404, 4401, 4410, 4500, 4429]);
 
+/** The close code of a server that stops to restart (SIGTERM): the socket reconnects at
+ * once (to another server, or to this one once it is back), without a word unless that
+ * takes a few seconds. */
+export const RESTART_CLOSE = 1012;
+const QUIET_MS = 5000;
+
 /**
  * A table's WebSocket that reconnects with backoff. Calls onMessage(message) for every
  * message, onStatus("open" | "reconnecting") and onClosed(code, errorCode) when it gives
@@ -108,6 +114,8 @@ export class TableSocket {
     this.stopped = false;
     this.ws = null;
     this.pingTimer = null;
+    this.quietTimer = null;
+    this.restarting = false;
     this.open();
   }
 
@@ -122,6 +130,8 @@ export class TableSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.delay = 500;
+      clearTimeout(this.quietTimer);
+      this.restarting = false;
       this.handlers.onStatus("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -145,13 +155,24 @@ export class TableSocket {
         this.handlers.onClosed(event.code, lastError);
         return;
       }
-      this.handlers.onStatus("reconnecting");
+      if (event.code === RESTART_CLOSE && !this.restarting) {
+        // A restart: reconnect soon, and say so only if it takes a while (the attempts
+        // that fail meanwhile stay quiet too).
+        this.restarting = true;
+        this.quietTimer = setTimeout(() => {
+          if (!this.stopped && this.restarting) this.handlers.onStatus("reconnecting");
+        }, QUIET_MS);
+        this.delay = 250;
+      } else if (!this.restarting) {
+        this.handlers.onStatus("reconnecting");
+      }
       // With jitter, so that the sockets of a server that died do not all come back at
       // the same instant.
       setTimeout(() => {
         if (!this.stopped) this.open();
       }, this.delay * (0.75 + Math.random() / 2));
-      this.delay = Math.min(this.delay * 2, 10000);
+      // While a server restarts, try every second or so: it is back in a moment.
+      this.delay = Math.min(this.delay * 2, this.restarting ? 1000 : 10000);
     });
   }
 
@@ -166,6 +187,7 @@ export class TableSocket {
   close() {
     this.stopped = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.quietTimer);
     if (this.ws) this.ws.close();
   }
 }
