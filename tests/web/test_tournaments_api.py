@@ -72,6 +72,16 @@ def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str]) -> 
     return len(tables)
 
 
+def play_out(web: Any, tid: str, sessions: dict[str, str], seconds: float) -> None:
+    """The accounts play every game they are paired in until the tournament is over (or
+    ``seconds`` have passed)."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + seconds
+    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
+        if not play_round(web, tid, sessions, seen):
+            time.sleep(0.05)
+
+
 def test_a_guest_may_not_make_a_tournament_and_bad_fields_are_named(web: Any) -> None:
     answer = web.http.post("/api/tournaments", json={"kind": "arena", "minutes": 30})
     assert answer.status_code == 401
@@ -145,11 +155,7 @@ def test_a_swiss_of_six_plays_three_rounds_to_the_end(start_web: Any) -> None:
     for session in sessions.values():
         join(web, tid, session)
     wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
-    seen: set[str] = set()
-    deadline = time.monotonic() + 180
-    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
-        if not play_round(web, tid, sessions, seen):
-            time.sleep(0.05)
+    play_out(web, tid, sessions, 180)
     view = tournament(web, tid)
     assert view["status"] == "finished" and view["round"] == 3, json.dumps(view["games"])
     games = [g for g in view["games"] if not g["bye"]]
@@ -193,11 +199,7 @@ def test_an_arena_pairs_finished_players_again_and_ends_on_time(start_web: Any) 
     for session in sessions.values():
         join(web, tid, session)
     wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
-    seen: set[str] = set()
-    deadline = time.monotonic() + 120
-    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
-        if not play_round(web, tid, sessions, seen):
-            time.sleep(0.05)
+    play_out(web, tid, sessions, 120)
     ended = tournament(web, tid)
     assert ended["status"] == "finished"
     by_name = {s["name"]: s for s in ended["standings"]}
@@ -234,11 +236,7 @@ def test_partnerships_enter_as_teams_of_two_and_play_a_swiss(start_web: Any) -> 
     join(web, tid, sessions["Tala"], partner="Yara")
     join(web, tid, sessions["Yara"], partner="Tala")
     wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
-    seen: set[str] = set()
-    deadline = time.monotonic() + 180
-    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
-        if not play_round(web, tid, sessions, seen):
-            time.sleep(0.05)
+    play_out(web, tid, sessions, 180)
     view = tournament(web, tid)
     assert view["status"] == "finished"
     byes = [g["players"][0] for g in view["games"] if g["bye"]]
@@ -253,11 +251,7 @@ def test_a_three_player_arena_scores_by_rank(start_web: Any) -> None:
     tid = create(web, sessions["Nour"], kind="arena", minutes=5, players=3, starts_in=1,
                  computers=["random", "greedy"])
     join(web, tid, sessions["Nour"])
-    seen: set[str] = set()
-    deadline = time.monotonic() + 120
-    while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
-        if not play_round(web, tid, sessions, seen):
-            time.sleep(0.05)
+    play_out(web, tid, sessions, 120)
     view = tournament(web, tid)
     assert view["status"] == "finished" and view["games"]
     for game in view["games"]:

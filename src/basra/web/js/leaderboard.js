@@ -64,6 +64,7 @@ async function init() {
     $("alert").textContent = error.message;
   }
   render();
+  document.body.dataset.loaded = "true"; // (tests wait for it: a logged-in page's notifications keep the network busy)
 }
 
 init();
