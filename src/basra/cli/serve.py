@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -240,7 +241,8 @@ def serve(host: str, port: int, database: str | None, bot_delay: float, away_aft
                             ws_max_size=65536, ws=WebSocketHandshakeProtocol,
                             timeout_graceful_shutdown=max(1, int(shutdown_seconds / 2)),
                             **logs)
-    _stopping_server(config, app.state.hub.drain, shutdown_seconds).run()
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stopped it cleanly: exit 0
+        _stopping_server(config, app.state.hub.drain, shutdown_seconds).run()
 
 
 def _stopping_server(config: Any, drain: Callable[[], None], bound: float) -> Any:
