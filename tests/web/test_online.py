@@ -105,7 +105,8 @@ def test_two_accounts_are_paired_rated_play_and_are_rated(
         assert listed[name]["games"] == 1 and listed[name]["computer"] is False
     assert listed["Computer (expert)"] == {"name": "Computer (expert)",
                                            "rating": COMPUTER_RATINGS["expert"], "games": 0,
-                                           "provisional": False, "computer": True}
+                                           "provisional": False, "computer": True,
+                                           "bot": False}
     ratings = [row["rating"] for row in board["players"]]
     assert ratings == sorted(ratings, reverse=True)
     everything = web.ok(web.http.get("/api/leaderboard"))
