@@ -169,6 +169,8 @@ async def play_until(seats: list[Seat], done: Any, seconds: float = 60) -> None:
         if time.monotonic() - started > seconds:
             raise AssertionError(f"the game did not get there within {seconds} s")
         for seat in seats:
+            if done():
+                return
             if seat.my_turn() and (seat.seat, seat.state["seq"]) not in sent:
                 sent.add((seat.seat, seat.state["seq"]))
                 with contextlib.suppress(ConnectionClosed):
@@ -294,7 +296,8 @@ def test_an_owner_that_wakes_after_its_lease_cannot_play_twice(tmp_path: Path) -
                     or amira.state["seq"] > stale["seq"],
                     "the old socket is told", seconds=10)
         await asyncio.sleep(1.5)
-        await play_until([amira_there, omar], lambda: omar.state["seq"] >= stale["seq"] + 4)
+        await play_until([amira_there, omar], lambda: omar.state["seq"] >= stale["seq"] + 4
+                         and omar.my_turn())
         await close(amira, omar, amira_there)
         # The stored moves: one per confirmed seq, no play made twice.
         async with httpx.AsyncClient(timeout=WAIT) as client:
@@ -441,7 +444,8 @@ def test_a_table_moves_to_the_server_its_players_are_at(tmp_path: Path) -> None:
             await asyncio.sleep(0.1)
         assert (await health(first.base))["cluster"]["handovers"] == 1
         assert (await health(first.base))["tables"] == 0
-        await play_until([amira, omar], lambda: omar.state["seq"] >= 12)
+        # Stop on Omar's turn: then no play of Amira's can be on its way.
+        await play_until([amira, omar], lambda: omar.state["seq"] >= 12 and omar.my_turn())
         seen = confirmed([amira, omar])
         moves = await stored_moves(place.database, code)
         assert len(moves) == omar.state["seq"] == max(seen)
