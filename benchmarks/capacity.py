@@ -783,6 +783,8 @@ def _summary(args: argparse.Namespace, figures: dict[int, dict[str, Any]],
         "unanswered": sum(found["unanswered"] for found in figures.values()),
         "disconnects": sum(found["disconnects"] for found in figures.values()),
         "server_cpu_percent": round(100 * server_cpu / args.seconds, 1),
+        "server_cpu_ms_per_move": (round(1000 * server_cpu / len(round_trips), 3)
+                                   if round_trips else None),
         "client_cpu_percent": round(100 * client_cpu / args.seconds, 1),
         "machine_busy_percent": round(100 * machine, 1),
         "other_cpu_percent": round(max(0.0, 100 * (machine * cores - (server_cpu + client_cpu)
@@ -823,6 +825,8 @@ def report(result: dict[str, Any]) -> None:
         f"{result['client_cpu_percent']:.0f}%, other processes "
         f"{result['other_cpu_percent']:.0f}% (machine {result['machine_busy_percent']:.0f}% "
         f"busy of {result['machine']['cores']} cores, {result['machine']['usable_cores']} usable)",
+        f"server CPU/move   {result['server_cpu_ms_per_move']} ms (every server process, user "
+        "and system, over the moves measured)",
         f"client loop lag   p99 {lag['p99']:.1f} ms, max {lag['max']:.1f} ms",
         *([] if not result["master_tables"] else [
             f"master tables     {result['master_tables']} (one human seat each; "

@@ -174,13 +174,32 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     return cards
 
 
+def _names_by_byte(offset: int) -> tuple[tuple[str, ...], ...]:
+    """The names of the cards ``offset`` to ``offset + 7`` each byte value stands for."""
+    return tuple(tuple(CARD_NAMES[offset + bit] for bit in range(8)
+                       if value >> bit & 1 and offset + bit < len(CARD_NAMES))
+                 for value in range(256))
+
+
+_NAMES_BY_BYTE = tuple(_names_by_byte(offset) for offset in range(0, 56, 8))
+"""For each byte of a mask (52 cards: seven bytes), the names its 256 values stand for."""
+
+
 def card_names(mask: int) -> list[str]:
-    """The names of the cards of a mask, lowest first.
+    """The names of the cards of a mask, lowest first (a byte of the mask at a time: the
+    server names the cards of every view it sends).
 
     >>> card_names(1 << parse_card("7S") | 1 << parse_card("AH"))
     ['AH', '7S']
     """
-    return [CARD_NAMES[card] for card in iter_cards(mask)]
+    names: list[str] = []
+    for by_byte in _NAMES_BY_BYTE:
+        if not mask:
+            break
+        if mask & 255:
+            names.extend(by_byte[mask & 255])
+        mask >>= 8
+    return names
 
 
 def cards_text(mask: int) -> str:

@@ -12,10 +12,11 @@ import it.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .table import Table
 
@@ -77,5 +78,6 @@ class Connection:
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A message as the JSON text sent on the socket."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A message as the JSON text sent on the socket (compact, UTF-8; integer keys are
+    written as strings, as JSON has it)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

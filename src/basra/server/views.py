@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from basra.cards import CARD_NAMES, card_names
-from basra.match import DealHistory
+from basra.match import DealHistory, Play
 from basra.observe import Observation, observe
 from basra.players.ratings import COMPUTER_RATINGS
 from basra.rules import Rules
@@ -124,16 +125,20 @@ def _public(observation: Observation) -> Observation:
     return dataclasses.replace(observation, hand=0, legal_moves=())
 
 
-def last_captures(view: Observation) -> list[dict[str, Any] | None]:
-    """Each side's latest capture of the current deal (public: every capture was made face
-    up on the floor), or None for a side that has captured nothing yet."""
-    side_of = view.rules.side_of
-    latest: list[dict[str, Any] | None] = [None] * view.rules.sides
-    for play in view.plays:
-        if play.captured:
-            latest[side_of[play.seat]] = {
-                "seat": play.seat, "card": CARD_NAMES[play.card],
-                "captured": card_names(play.captured), "basra": play.basra}
+def last_captures(rules: Rules, plays: Sequence[Play]) -> list[dict[str, Any] | None]:
+    """Each side's latest capture among a deal's ``plays`` (public: every capture was made
+    face up on the floor), or None for a side that has captured nothing yet."""
+    side_of = rules.side_of
+    latest: list[dict[str, Any] | None] = [None] * rules.sides
+    missing = rules.sides
+    for play in reversed(plays):
+        side = side_of[play.seat]
+        if play.captured and latest[side] is None:
+            latest[side] = {"seat": play.seat, "card": CARD_NAMES[play.card],
+                            "captured": card_names(play.captured), "basra": play.basra}
+            missing -= 1
+            if not missing:
+                break
     return latest
 
 
@@ -143,6 +148,7 @@ def shared_parts(table: Table) -> dict[str, Any]:
     parts: dict[str, Any] = {"table": table_info(table)}
     if match is None:
         return parts
+    parts["last_captures"] = last_captures(table.rules, match.deals[-1].plays)
     parts["last_play"] = None
     for number in range(len(match.deals), 0, -1):
         plays = match.deals[number - 1].plays
@@ -197,7 +203,7 @@ def state_message(table: Table, seat: int | None,
         "buried": card_names(view.buried),
         # Captured piles lie face down: a seat may look through its own side's pile only.
         "pile": None if seat is None else card_names(view.piles[view.side]),
-        "last_captures": last_captures(view),
+        "last_captures": shared["last_captures"],
     }
     message["legal"] = [
         {"card": CARD_NAMES[move & 63], "captured": card_names(move >> 6),
