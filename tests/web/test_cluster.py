@@ -832,10 +832,6 @@ class ReturningSeat(SeatClient):
             await asyncio.sleep(0.05)
 
 
-@pytest.mark.xfail(strict=False, raises=AssertionError, reason=(
-    "issue 40, open: a play relayed to the stopping server while it drains can time out "
-    "('did not answer intent within 5 s', server_error) instead of being handed over; seen "
-    "in 1 of 4 clean-clone runs"))
 def test_sigterm_under_load_hands_the_tables_over_and_loses_no_confirmed_play(
         tmp_path: Path) -> None:
     from tests.support.seats import two_human_tables

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import contextlib
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from basra.server.errors import (
     ExpiredTableError,
     JoinError,
     ServerBusyError,
+    TableMovedError,
     TooManyConnectionsError,
     UnknownTableError,
     UnknownTokenError,
@@ -109,6 +111,11 @@ class FakeHost:
         self._tables = {table.code: table for table in tables}
         self.refreshed: list[str] = []
         self.let_gone: list[str] = []
+        self.locks = {table.code: asyncio.Lock() for table in tables}
+        self.waiting: list[str] = []
+        """Who waited for a table's lock, in order: ``act`` or ``settled``."""
+        self.made: list[str] = []
+        """The intents made, in order."""
 
     @property
     def tables(self) -> Mapping[str, Table]:
@@ -138,13 +145,33 @@ class FakeHost:
         del self._tables[table.code]
 
     async def act(self, connection: Connection, intent: Intent) -> None:
-        pass
+        """Like the hub's: an intent waits for the table's lock, and is refused if the
+        table left meanwhile."""
+        table = connection.table
+        lock = self.locks.get(table.code)
+        if lock is None:
+            return
+        self.waiting.append("act")
+        async with lock:
+            if self._tables.get(table.code) is not table:
+                raise TableMovedError()
+            self.made.append(intent.kind)
+            connection.send({"type": "made", "kind": intent.kind})
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         pass
 
     def busy(self, code: str) -> bool:
         return False
+
+    @contextlib.asynccontextmanager
+    async def _settled(self, code: str) -> AsyncIterator[None]:
+        self.waiting.append("settled")
+        async with self.locks[code]:
+            yield
+
+    def settled(self, code: str) -> contextlib.AbstractAsyncContextManager[Any]:
+        return self._settled(code)
 
     def version(self, code: str) -> tuple[int, int]:
         return 0, 0
@@ -168,6 +195,64 @@ def test_the_relay_works_through_the_host_interface_alone() -> None:
     relay.lost(table)  # taken over elsewhere: its sockets are relayed from now on
     assert host.let_gone == [table.code]
     assert mine in relay.sockets[table.code] and mine.table is relay.remote[table.code]
+
+
+class Sharing(Recorder):
+    """A server of a shared cluster that keeps the leases it gives up."""
+
+    shared = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released: list[str] = []
+
+    async def release(self, code: str) -> None:
+        self.released.append(code)
+
+
+def test_a_stopping_server_answers_the_play_in_flight_then_hands_its_table_over() -> None:
+    """Leaving (SIGTERM): the intent being made at a table is made and answered first;
+    then the table's lease is given up, it leaves memory and its relaying server is told
+    to take it; an intent that waited behind, and any call after, is answered
+    ``elsewhere`` with no owner, so that its server takes the table over and makes it
+    there. Nothing is left unanswered, and nothing is loaded again."""
+    async def scenario() -> None:
+        table = a_table()
+        host = FakeHost(table)
+        cluster = Sharing()
+        sockets = Sockets(HubSettings(), cluster)
+        sockets.add_table(table.code)
+        relay = Relay(host, sockets, cluster)
+        relay.take({"k": "presence", "code": table.code, "server": "other",
+                    "seats": [1, 0], "watchers": 0})
+        play = {"code": table.code, "seat": 0, "text": '{"type": "back"}'}
+        lock = host.locks[table.code]
+        await lock.acquire()  # a play being stored at the table
+
+        async def queued(work: Any, count: int) -> asyncio.Task[Any]:
+            task = asyncio.ensure_future(work)
+            while len(host.waiting) < count:
+                await asyncio.sleep(0)
+            return task
+
+        in_flight = await queued(relay.answer("intent", play), 1)
+        leaving = await queued(relay.leave(), 2)
+        behind = await queued(relay.answer("intent", play), 3)
+        assert host.waiting == ["act", "settled", "act"] and relay.leaving
+        lock.release()
+        assert await in_flight == {"value": {"messages": [
+            {"type": "made", "kind": "back"}]}}
+        await leaving
+        assert host.made == ["back"]
+        assert await behind == {"value": {"elsewhere": None}}
+        assert cluster.released == [table.code] and host.let_gone == [table.code]
+        assert ("other", {"k": "take", "code": table.code}) in cluster.sent
+        for op, args in (("intent", play), ("open", {"code": table.code, "seat": 0}),
+                         ("describe", {"code": "elsewhere"})):
+            assert await relay.answer(op, args) == {"error": "elsewhere", "owner": None}
+        assert host.made == ["back"] and host.waiting == ["act", "settled", "act"]
+
+    asyncio.run(scenario())
 
 
 class FailingHost(FakeHost):

@@ -27,6 +27,10 @@ of servers share one PostgreSQL database and one Redis:
   Its sockets stay open and see play go on; the dead server's sockets reconnect through
   the balancer and land on a live server. A restarted server is a new incarnation, with
   a new id (see :func:`new_server_id`): what the dead one held is taken over at once.
+- **Stopping.** A server that stops (SIGTERM) hands its tables over first
+  (``relay.py``), then stops listening on its inbox, answers the calls that reached it
+  before, and only then closes: a call to it is answered, or fails at once
+  (:class:`ServerGone`, and its caller takes the table), never left to time out.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, NamedTuple
 
 __all__ = [
+    "ANSWER_WITHIN",
     "CALL_TIMEOUT",
     "LEASE_MS",
     "REDIS_CONNECTIONS",
@@ -64,6 +69,9 @@ RENEW_EVERY = 2.0
 """Seconds between two renewals of a server's leases."""
 CALL_TIMEOUT = 5.0
 """Seconds a server waits for another's answer to a call."""
+ANSWER_WITHIN = 1.0
+"""Seconds a stopping server, no longer listening, takes at most to answer the calls that
+reached it before and to send its last messages."""
 REDIS_CONNECTIONS = 16
 """Connections to Redis a server keeps at most (its inbox's besides): a burst of
 commands (a dead server's sockets coming back at once) waits for one of them rather
@@ -229,6 +237,7 @@ class RedisCluster(Cluster):
         self._on_message: MessageHandler | None = None
         self._scripts: dict[str, Any] = {}
         self.calls_answered = 0
+        self._leaving = False
 
     async def start(self, on_call: CallHandler, on_message: MessageHandler) -> None:
         """Connect to Redis and listen on this server's inbox. Raises
@@ -253,6 +262,19 @@ class RedisCluster(Cluster):
         self._sender = asyncio.create_task(self._send_loop(), name="basra-cluster-sender")
 
     async def stop(self) -> None:
+        """Stop listening, answer the calls that came before (within
+        :data:`ANSWER_WITHIN` seconds), then close: a call sent to this server from now
+        on fails at once (:class:`ServerGone`) rather than waiting for an answer that
+        would never come."""
+        if self._reader is not None and not self._reader.done():
+            try:
+                async with asyncio.timeout(ANSWER_WITHIN):
+                    await self._stop_listening()
+            except TimeoutError:
+                log.warning("this server stops with calls of other servers unanswered "
+                            "(not answered within %g s)", ANSWER_WITHIN)
+            except Exception as error:
+                log.error("this server could not stop listening cleanly: %s", error)
         for task in (self._reader, self._sender, *self._tasks):
             if task is not None:
                 task.cancel()
@@ -273,6 +295,18 @@ class RedisCluster(Cluster):
             with contextlib.suppress(Exception):
                 await self._client.aclose()
             self._client = None
+
+    async def _stop_listening(self) -> None:
+        """Leave this server's inbox, then answer every call read from it: Redis sends the
+        confirmation of the unsubscription after every message published before it, so
+        once the reader has seen it (and ended) no call can still be on its way here."""
+        self._leaving = True
+        await self._pubsub.unsubscribe()
+        if self._reader is not None:
+            await self._reader
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+        await self._outbox.join()
 
     # -- leases --------------------------------------------------------------------------
 
@@ -358,9 +392,11 @@ class RedisCluster(Cluster):
             for (_server, _text, delivered), count in zip(batch, counts, strict=True):
                 if delivered is not None and not delivered.done():
                     delivered.set_result(int(count))
+                self._outbox.task_done()
 
     async def _read(self) -> None:
-        while True:
+        """Take the inbox's messages in order, until this server has left its inbox."""
+        while not (self._leaving and not self._pubsub.subscribed):
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:

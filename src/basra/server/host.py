@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from .connections import Account, Connection
@@ -57,6 +58,10 @@ class TableHost(Protocol):
 
     def busy(self, code: str) -> bool:
         """Whether an intent or a computer move is being handled at the table."""
+
+    def settled(self, code: str) -> AbstractAsyncContextManager[Any]:
+        """Entered once no intent nor computer move is being handled at the table; none
+        is while it is held (they wait for it)."""
 
     def version(self, code: str) -> tuple[int, int]:
         """The (owner epoch, change number) of the table's latest views."""

@@ -88,13 +88,18 @@ class Hub:
         return self.lifecycle.draining
 
     async def stop(self) -> None:
-        """Cancel timers and pending work; what is confirmed is already stored."""
+        """Cancel timers and pending work; what is confirmed is already stored. In a
+        shared cluster the tables are handed over first (:meth:`Relay.leave`), while
+        calls about them are still answered; then the server stops listening, answers
+        the calls that reached it, and closes (:meth:`RedisCluster.stop`)."""
         self.lifecycle.stop_sweeping()
-        await self.play.stop()
-        await self.lifecycle.stop()
         await self.relay.stop()
         if self.cluster.shared:
-            for code in list(self.tables):  # another server may take them over at once
+            await self.relay.leave()
+        await self.play.stop()
+        await self.lifecycle.stop()
+        if self.cluster.shared:
+            for code in list(self.tables):  # (not handed over in time) taken over at once
                 with contextlib.suppress(Exception):
                     await self.cluster.release(code)
         await self.cluster.stop()
@@ -294,6 +299,10 @@ class Hub:
     def busy(self, code: str) -> bool:
         """Whether an intent or a computer move is being handled at the table now."""
         return self.play.busy(code)
+
+    def settled(self, code: str) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Entered once no intent nor computer move is being handled at the table."""
+        return self.play.settled(code)
 
     def version(self, code: str) -> tuple[int, int]:
         """The (owner epoch, change number) of the table's latest views."""

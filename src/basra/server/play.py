@@ -28,7 +28,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, contextmanager, nullcontext
 from typing import Any
 
 from basra.observe import observe
@@ -147,6 +147,12 @@ class TablePlay:
         """Whether an intent or a computer move is being handled at the table now."""
         lock = self.locks.get(code)
         return lock is not None and lock.locked()
+
+    def settled(self, code: str) -> AbstractAsyncContextManager[Any]:
+        """Entered once no intent nor computer move is being handled at the table (its
+        lock: they wait for it meanwhile)."""
+        lock = self.locks.get(code)
+        return lock if lock is not None else nullcontext()
 
     # -- intents -----------------------------------------------------------------------
 

@@ -25,6 +25,14 @@ relayed to whoever owns the table now. And ownership follows the players: an own
 no socket of its own at a table, whose sockets are all at one other server, hands the
 table over to that server (gives up its lease and tells it to take the table), so that
 a table made on one server and played through another stops being relayed.
+
+A server that stops (SIGTERM) *leaves* (:meth:`Relay.leave`), once its own sockets are
+closed and before its play stops: each of its tables, once the play being made there is
+done (answered to whoever sent it), gives up its lease and leaves memory, and the servers
+relaying it are told to take it; from then on a call about a table it does not hold is
+answered ``elsewhere`` with no owner, and the caller takes the table over from the
+database. So a play relayed to a stopping server is made there, or made again at the
+table's next owner: never left unanswered.
 """
 
 from __future__ import annotations
@@ -59,7 +67,7 @@ from .sockets import Sockets
 from .table import Table
 from .views import state_message, table_info
 
-__all__ = ["PRESENCE_EVERY", "PRESENCE_TTL", "WATCH_EVERY", "Relay"]
+__all__ = ["LEAVE_WITHIN", "PRESENCE_EVERY", "PRESENCE_TTL", "WATCH_EVERY", "Relay"]
 
 log = logging.getLogger("basra.cluster")
 
@@ -76,6 +84,9 @@ TAKE_OVER_AT_ONCE = 200
 the database together, see :mod:`basra.server.batching`)."""
 HAND_OVER_MOST = 50
 """Tables handed over per look at most (a burst of them is spread over several looks)."""
+LEAVE_WITHIN = 1.0
+"""Seconds a stopping server waits at most for the plays being made at its tables before
+it has handed them all over (those left are taken over once it stops listening)."""
 
 
 class _Adopted(Exception):
@@ -111,6 +122,8 @@ class Relay:
         self._renewer: asyncio.Task[None] | None = None
         self._owner_side = 0.0
         self._reminded = 0.0
+        self.leaving = False
+        """Whether this server is stopping and hands its tables over (:meth:`leave`)."""
 
     def start(self) -> None:
         """Start watching owners and renewing leases (in a shared cluster)."""
@@ -126,6 +139,40 @@ class Relay:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._task = self._renewer = None
+
+    async def leave(self) -> None:
+        """This server is stopping: hand every table it owns over (see the module's
+        description), within :data:`LEAVE_WITHIN` seconds. Call it once its own sockets
+        are closed, after :meth:`stop` and before the play stops."""
+        self.leaving = True
+        tables = list(self.host.tables.values())
+        try:
+            async with asyncio.timeout(LEAVE_WITHIN):
+                await asyncio.gather(*(self._leave(table) for table in tables))
+        except TimeoutError:
+            log.warning("%d of %d tables were not handed over within %g s: they are taken "
+                        "over once this server stops listening", len(self.host.tables),
+                        len(tables), LEAVE_WITHIN)
+        else:
+            if tables:
+                log.info("handed %d tables over as this server stops", len(tables))
+
+    async def _leave(self, table: Table) -> None:
+        """Hand one table over as this server stops: once the intent or computer move being
+        handled at it is done, its lease is given up and it leaves memory (the intents
+        waiting for it are answered ``elsewhere``); its relaying servers take it."""
+        code = table.code
+        async with self.host.settled(code):
+            if self.host.tables.get(code) is not table:
+                return
+            try:
+                await self.cluster.release(code)
+            except Exception as error:  # its lease expires, or is taken once this one stops
+                log.warning("the lease of table %s could not be given up: %s", code, error)
+            relaying = list(self.here.presence.get(code, {}))
+            self.host.let_go(table)
+        for server in relaying:
+            self.cluster.send(server, {"k": "take", "code": code})
 
     def health(self) -> dict[str, Any]:
         """The relay's part of ``/healthz``."""
@@ -378,7 +425,7 @@ class Relay:
             remote = self.remote.get(code)
             if remote is not None:
                 remote.owner = None
-        elif kind == "take":
+        elif kind == "take" and not self.leaving:
             remote = self.remote.get(code)
             if remote is not None and self.sockets.get(code):
                 task = asyncio.create_task(self._take_handed(remote))
@@ -409,6 +456,8 @@ class Relay:
         handler = self.call_handlers.get(op)
         if handler is not None:
             return await handler(args)
+        if self.leaving and code not in self.host.tables:
+            return {"error": "elsewhere", "owner": None}  # the caller takes it: nobody holds it
         handed = self._handed.get(code)
         if handed is not None and code not in self.host.tables:
             if time.monotonic() < handed[1]:
