@@ -939,3 +939,31 @@ def test_variants_lists_the_pile_presets() -> None:
     assert "pile_redeal" in result.output and "pair_or_jack" in result.output
     listing = CliRunner().invoke(cli, ["variants", "--json"])
     assert {"pisti", "xeri"} <= set(json.loads(listing.output))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=seeds, players=st.sampled_from([2, 3, 4]), plays_made=st.integers(0, 3))
+def test_a_seat_cannot_tell_which_cards_lie_face_down(seed: int, players: int,
+                                                      plays_made: int) -> None:
+    """9.9.1: swapping a face-down card with a card of the stock (hidden too) leaves every
+    seat's observation the same until the pile is captured."""
+    rules = make_rules("pisti", players)
+    made = deal_layout(rules, 0, random.Random(seed))
+    down, swap = made.floor_down[0], made.stock[0]
+    assert swap != made.bottom_card
+
+    def swapped(card: int) -> int:
+        return swap if card == down else down if card == swap else card
+
+    other = made._replace(floor=tuple(map(swapped, made.floor)),
+                          floor_down=tuple(map(swapped, made.floor_down)),
+                          stock=tuple(map(swapped, made.stock)))
+    check_layout(rules, other)
+    first, second = start_deal(rules, made), start_deal(rules, other)
+    for _ in range(plays_made):
+        move = legal_moves(first)[0]
+        if move >> 6:
+            break
+        first, second = apply(first, move), apply(second, legal_moves(second)[0])
+    for seat in range(players):
+        assert observe_state(first, seat) == observe_state(second, seat)
