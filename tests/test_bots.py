@@ -179,7 +179,8 @@ def test_master_plays_optimally_once_every_card_is_known() -> None:
         assert minimax(apply(state, choice), side) == best
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", [name for name, found in PRESETS.items()
+                                  if found.rules.family != "pisti"])  # issue 41: no search yet
 def test_sampled_states_agree_with_the_observation(name: str) -> None:
     for players in PRESETS[name].players:
         match = Match(make_rules(name, players), seed=players)

@@ -21,7 +21,9 @@ from basra.fast.check import (
 from basra.rules import PRESETS, make_rules
 from basra.state import DealState, apply, legal_moves, new_deal
 
-GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
+# The compiled path does not play the pile games yet (issue 41): it refuses them.
+GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players
+         if found.rules.family != "pisti"]
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)

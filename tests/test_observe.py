@@ -32,7 +32,10 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     so its choices are reproducible."""
     return bots.make_bot(name, seed, workers=1, samples=2)
 
-GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
+# The pile games (issue 41) are left out: the expert and master bots do not play them yet;
+# tests/test_pisti.py checks their observations.
+GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players
+         if found.rules.family != "pisti"]
 GAME_IDS = [f"{name}/{players}" for name, players in GAMES]
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

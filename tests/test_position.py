@@ -28,7 +28,11 @@ def every_rules() -> list[Rules]:
             for overrides in OVERRIDES:
                 if name == "pasur" and "sums" in overrides:
                     continue  # pasur has no matches-only form
+                if PRESETS[name].rules.family == "pisti" and overrides:
+                    continue  # issue 41: the pile games refuse these Basra options
                 found.append(make_rules(name, players, overrides))
+    found.append(make_rules("pisti", 2, {"target": 101, "centre_jack": "to_stock",
+                                         "kitty_view": "capturer", "jack_pisti": "lone"}))
     found.append(make_rules("classic", 4, {"partnership": "true"}))
     found.append(make_rules("egyptian", 4, {"partnership": "false"}))
     return found

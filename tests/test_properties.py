@@ -56,7 +56,10 @@ from basra.state import (
     start_deal,
 )
 
-GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
+# The pile games (issue 41) are left out here: records, the compiled path and the search
+# bots do not play them yet; tests/test_pisti.py holds their properties.
+GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players
+         if found.rules.family != "pisti"]
 """Every preset with every player count it allows."""
 
 GAME_IDS = [f"{name}/{players}" for name, players in GAMES]
@@ -93,7 +96,8 @@ HOUSE_OPTIONS = {
 
 
 def test_games_cover_every_preset_and_player_count() -> None:
-    assert {name for name, _ in GAMES} == set(PRESETS)
+    assert {name for name, _ in GAMES} == {name for name, found in PRESETS.items()
+                                           if found.rules.family != "pisti"}
     assert ("six-card", 3) not in GAMES
     assert ("egyptian", 4) in GAMES and ("classic", 4) in GAMES
     assert make_rules("egyptian", 4).partnership and not make_rules("classic", 4).partnership
@@ -342,7 +346,8 @@ def check_scores(played: PlayedMatch) -> None:
             side = rules.side_of[seat]
             basra = spec_basra(rules, before.floor, card, captured, after.is_over,
                                last_batch=not before.batches)
-            assert made == (seat, card, captured, basra), position_text(before)
+            # Play's pişti points (issue 41) are 0 outside the pile games.
+            assert made == (seat, card, captured, basra, 0), position_text(before)
             if captured:
                 piles[side] |= captured | 1 << card
                 last_capturer = seat

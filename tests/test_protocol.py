@@ -153,8 +153,10 @@ def test_read_move_judges_against_the_legal_moves_only() -> None:
 
 def protocol_games() -> list[Rules]:
     """Every preset and player count, and house rules that change which moves exist."""
+    # The bot protocol does not carry the pile games yet (issue 41): a pile game's capture
+    # is named by the cards a seat sees, which the protocol's move reading does not know.
     games = [make_rules(name, players) for name, found in PRESETS.items()
-             for players in found.players]
+             for players in found.players if found.rules.family != "pisti"]
     games += [make_rules("egyptian", 2, {"optional_capture": True}),
               make_rules("classic", 3, {"optional_capture": True, "sums": False}),
               make_rules("lebanese", 4, {"optional_capture": True})]

@@ -25,7 +25,9 @@ from basra.record import FORMAT, Player, RecordError, dumps, loads, match_record
 from basra.rules import PRESETS, Rules, make_rules, option_names
 from basra.state import make_move
 
-GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
+# Records do not hold the pile games yet (issue 41): they are refused, see test_pisti.py.
+GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players
+         if found.rules.family != "pisti"]
 GAME_IDS = [f"{name}/{players}" for name, players in GAMES]
 
 CARD_TEXT = re.compile(r"(A|[2-9]|10|J|Q|K)[SHDC]")

@@ -62,8 +62,8 @@ TABLE = {
 PARTNERSHIP_AT_FOUR = {"egyptian", "lebanese", "iraqi", "six-card"}
 
 
-def test_the_presets_are_the_seven_of_the_spec_and_pasur() -> None:
-    assert set(PRESETS) == set(TABLE) | {"pasur"}
+def test_the_presets_are_the_seven_of_the_spec_pasur_and_the_pile_games() -> None:
+    assert set(PRESETS) == set(TABLE) | {"pasur", "pisti", "xeri"}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -425,7 +425,8 @@ SCORING_OPTIONS = ["basra_points", "majority_points", "majority_min", "clubs_poi
 
 def test_every_whole_number_option_has_a_range() -> None:
     whole = {f.name for f in dataclasses.fields(Rules) if f.type in (int, "int")}
-    assert whole == {"players", "hand_size", "floor_size", *SCORING_OPTIONS}
+    pile = {"pisti_points", "jack_pisti_points", "pile_down"}  # issue 41: the pile family
+    assert whole == {"players", "hand_size", "floor_size", *SCORING_OPTIONS, *pile}
     assert set(OPTION_RANGES) == whole | {"card_points"}
     for low, high in OPTION_RANGES.values():
         assert 0 <= low < high <= 10_000
@@ -556,7 +557,8 @@ def test_long_bad_values_are_quoted_short(options: dict[str, object]) -> None:
     with pytest.raises(RulesError) as caught:
         Rules.from_dict(options)
     message = str(caught.value)
-    assert len(message) < 420 and "\n" not in message
+    # The unknown-option message lists every option name (the pile family added nine).
+    assert len(message) < 560 and "\n" not in message
     assert "characters" in message or "10**5000" in message
 
 

@@ -2,7 +2,9 @@
 
 This is the one place that decides what a card captures. The rule family chooses how
 (:func:`captures_for`): :class:`BasraCaptures` for the Basra presets, :class:`PasurCaptures`
-for Pasur. Both share the memo layout the move generator relies on (:class:`CaptureTable`).
+for Pasur, :class:`PileCaptures` for the pile games (Pişti and Xeri). The first two share
+the memo layout the move generator relies on (:class:`CaptureTable`); a pile capture needs
+only the pile's top card and size.
 
 In Basra a numeral of value v takes the largest set of floor numerals that splits into
 disjoint groups each summing to v (spec section 3). Floor cards of value v are always in
@@ -32,6 +34,7 @@ __all__ = [
     "BasraCaptures",
     "CaptureTable",
     "PasurCaptures",
+    "PileCaptures",
     "best_packings",
     "captures_for",
     "packing_counts",
@@ -240,6 +243,9 @@ class CaptureTable:
         """Whether states keep the floor's laying order (for the leftover split)."""
         self.sweeps: tuple[bool, ...] = (False,) * 52
         self.clears: tuple[bool, ...] = (False,) * 52
+        self.pile = False
+        """Whether the floor is one pile, bottom to top (the pile family): states keep its
+        order in ``laid`` and play through :class:`PileCaptures`."""
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CaptureTable):
@@ -282,6 +288,11 @@ class CaptureTable:
         if self.kinds[card] == JACK_KIND:
             return self._jack_basra(floor)
         return captured == floor
+
+    def bonus_points(self, floor: int, card: int, captured: int) -> int:
+        """The points of the bonus (basra, sur, pişti) a capture makes, 0 for none; like
+        :meth:`is_basra` it does not know whether this is the last play."""
+        return self.rules.basra_points if self.is_basra(floor, card, captured) else 0
 
     def _jack_basra(self, floor: int) -> bool:
         count = floor.bit_count()
@@ -422,9 +433,85 @@ class PasurCaptures(CaptureTable):
         return tuple(1 << one for one in iter_cards(same))
 
 
+PLAIN_PISTI, JACK_PISTI = 1, 2
+"""The kinds of pişti (:meth:`PileCaptures.pisti_kind`); 0 for none."""
+
+
+class PileCaptures(CaptureTable):
+    """The pile games, Pişti and Xeri (spec 9.4 and 9.5): a card of the top card's rank,
+    or a Jack, takes the whole pile; any other card, and any card on an empty pile (a Jack
+    too), is laid on top. A lone card taken by its rank is a pişti; a Jack on a lone Jack
+    a double pişti.
+
+    >>> from basra.rules import make_rules
+    >>> from basra.cards import CardSet, parse_card
+    >>> table = captures_for(make_rules("pisti"))
+    >>> pile = CardSet.parse("3D 9S 7C").mask
+    >>> [table.pile_capture(parse_card(c), parse_card("7C"), pile) == pile
+    ...  for c in ("7H", "JS", "9H")]
+    [True, True, False]
+    >>> table.pile_capture(parse_card("JS"), -1, 0)
+    0
+    >>> lone = CardSet.parse("JD").mask
+    >>> table.pisti_kind(lone, parse_card("JS"), lone) == JACK_PISTI
+    True
+    """
+
+    family = "pisti"
+
+    def __init__(self, rules: Rules) -> None:
+        kinds = [NUMERAL if card >> 2 < JACK else JACK_KIND if card >> 2 == JACK else COURT
+                 for card in range(52)]
+        super().__init__(rules, kinds, [0] * 52)
+        self.pile = True
+        self.memos = (None,) * 52
+        self.sweeps = tuple(kind == JACK_KIND for kind in kinds)
+        self.jack_pisti = rules.jack_pisti == "lone"
+        self.last_play_pisti = rules.last_play_pisti
+
+    def pile_capture(self, card: int, top: int, pile: int) -> int:
+        """What ``card`` takes from ``pile`` (a mask) whose top card is ``top``: the whole
+        pile or nothing (0)."""
+        if pile and (card >> 2 == JACK or card >> 2 == top >> 2):
+            return pile
+        return 0
+
+    def options(self, card: int, floor: int) -> tuple[int, ...]:
+        """The capture of ``card`` when the pile is known by its cards alone: a lone card is
+        its own top; on a larger pile only a Jack's capture is known without the order."""
+        if floor and (card >> 2 == JACK or floor.bit_count() == 1):
+            taken = self.pile_capture(card, floor.bit_length() - 1, floor)
+            return (taken,) if taken else ()
+        if floor:
+            raise ValueError("a pile game's capture depends on the pile's top card: use "
+                             "pile_capture(card, top, pile)")
+        return ()
+
+    def pisti_kind(self, floor: int, card: int, captured: int) -> int:
+        """0, :data:`PLAIN_PISTI` or :data:`JACK_PISTI` for ``card`` capturing ``captured``
+        from ``floor`` (whether it is the last play, ``last_play_pisti``, is for the
+        caller). Only a pile of exactly one card can be a pişti (9.5.1 to 9.5.4)."""
+        if not captured or floor.bit_count() != 1:
+            return 0
+        if card >> 2 == JACK:
+            if floor & JACKS:
+                return JACK_PISTI
+            return PLAIN_PISTI if self.jack_pisti else 0
+        return PLAIN_PISTI if floor & rank_mask(card >> 2) else 0
+
+    def is_basra(self, floor: int, card: int, captured: int) -> bool:
+        return self.pisti_kind(floor, card, captured) > 0
+
+    def bonus_points(self, floor: int, card: int, captured: int) -> int:
+        """The points of the pişti a capture makes (0 for none)."""
+        kind = self.pisti_kind(floor, card, captured)
+        return (0, self.rules.pisti_points, self.rules.jack_pisti_points)[kind]
+
+
 FAMILY_CAPTURES: dict[str, Callable[[Rules], CaptureTable]] = {
     "basra": BasraCaptures,
     "pasur": PasurCaptures,
+    "pisti": PileCaptures,
 }
 """The capture rule of each family (:attr:`basra.rules.Rules.family`)."""
 

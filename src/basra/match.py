@@ -26,6 +26,7 @@ from .state import (
     IllegalMoveError,
     Layout,
     apply,
+    canonical_move,
     check_layout,
     deal_layout,
     deal_score,
@@ -51,6 +52,10 @@ class Play(NamedTuple):
     captured: int
     """Mask of the floor cards taken (0 for a trail)."""
     basra: bool
+    """Whether the play scored a basra (a sur, a pişti)."""
+    pisti: int = 0
+    """Pile games: the points of the play's pişti (0, pisti_points or
+    jack_pisti_points; spec 9.5.8)."""
 
 
 @dataclass
@@ -257,10 +262,16 @@ class Match:
         if self.is_over:
             raise MatchOverError("the match is over")
         before = self.state
+        move = canonical_move(before, move)
         after = play(before, move) if checked else apply(before, move)
         side = self.rules.side_of[before.to_play]
-        made = Play(before.to_play, move & 63, move >> 6,
-                    after.basras[side] > before.basras[side])
+        basra = after.basras[side] > before.basras[side]
+        pisti = 0
+        if basra and before.table.pile:
+            pisti = (self.rules.jack_pisti_points
+                     if after.jack_pistis[side] > before.jack_pistis[side]
+                     else self.rules.pisti_points)
+        made = Play(before.to_play, move & 63, move >> 6, basra, pisti)
         self._state = after
         history = self.deals[-1]
         history.plays.append(made)

@@ -4,6 +4,12 @@ An :class:`Observation` holds the seat's own hand, the floor, the public history
 deal and counts of everything hidden (other hands, the stock). Nothing in it depends on
 the cards in other hands or on the order of the stock.
 
+In a pile game (Pişti) the first pile's face-down cards are hidden too (spec 9.9): the
+floor, the pile, the captured cards, the plays and the legal moves leave out the ones
+this seat has not been shown (:func:`basra.state.hidden_down`), and ``down_count`` says
+how many of them lie in the pile. A capture is then named by the cards the seat sees;
+:func:`basra.state.play` accepts it.
+
 >>> from basra.match import Match
 >>> from basra.rules import make_rules
 >>> match = Match(make_rules("egyptian"), seed=1)
@@ -17,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_NAMES, card_names, parse_card, parse_cards
+from .cards import CARD_NAMES, JACK, card_names, parse_card, parse_cards
 from .match import Match, Play
-from .rules import Rules
+from .rules import PILE_FAMILIES, Rules
 from .state import (
     DealState,
+    hidden_down,
     legal_moves,
     make_move,
     move_text,
@@ -85,6 +92,20 @@ class Observation:
     batch: int = 1
     """The batch of hands being played, 1 for the hands dealt with the floor; each later
     batch is dealt when every hand is empty (the last, once the deal is over)."""
+    pile: tuple[int, ...] = ()
+    """Pile games: the pile, bottom to top, with -1 for each face-down card this seat has
+    not been shown (empty in the other families)."""
+    down_count: int = 0
+    """Pile games: the face-down cards in the pile that this seat has not been shown."""
+    bottom_card: int = -1
+    """Pile games: the stock's exposed bottom card (-1: none); it reaches the dealer in the
+    last batch."""
+    stock_shown: int = 0
+    """Pile games: the stock cards every seat saw (a mask): the bottom card and Jacks sent
+    under the stock, while they are in the stock."""
+    jack_pistis: tuple[int, ...] = ()
+    """Pile games: each side's double piştis so far this deal (``basras`` counts every
+    pişti)."""
 
     @property
     def side(self) -> int:
@@ -131,7 +152,7 @@ class Observation:
             "batch": self.batch,
             "plays": [
                 {"seat": p.seat, "card": CARD_NAMES[p.card], "captured": card_names(p.captured),
-                 "basra": p.basra}
+                 "basra": p.basra, **({"pisti": p.pisti} if p.pisti else {})}
                 for p in self.plays
             ],
             "legal_moves": [move_text(m) for m in self.legal_moves],
@@ -139,6 +160,12 @@ class Observation:
             "seats": list(self.seats),
             **({"floor_order": [CARD_NAMES[c] for c in self.laid]}
                if self.laid and self.floor else {}),
+            **({"pile": [CARD_NAMES[c] if c >= 0 else "??" for c in self.pile],
+                "down_count": self.down_count,
+                "bottom_card": CARD_NAMES[self.bottom_card] if self.bottom_card >= 0 else None,
+                "stock_shown": card_names(self.stock_shown),
+                "jack_pistis": list(self.jack_pistis)}
+               if self.rules.family in PILE_FAMILIES else {}),
         }
 
 
@@ -181,11 +208,24 @@ def observation_from_dict(data: dict[str, Any]) -> Observation:
         totals=tuple(int(n) for n in data["totals"]), target=int(data["target"]),
         carry=int(data["carry"]), deal_number=int(data["deal_number"]),
         plays=tuple(Play(int(p["seat"]), parse_card(p["card"]), _mask(p["captured"]),
-                         bool(p["basra"])) for p in data["plays"]),
+                         bool(p["basra"]), int(p.get("pisti", 0))) for p in data["plays"]),
         legal_moves=tuple(moves), turns=seat_turns(rules.players, playing),
         laid=tuple(parse_card(card) for card in data.get("floor_order", ())),
         buried=_mask(data["buried"]), batch=int(data["batch"]),
+        **(_pile_fields(data) if rules.family in PILE_FAMILIES else {}),
     )
+
+
+def _pile_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The pile game's fields of an observation's JSON."""
+    bottom = data["bottom_card"]
+    return {
+        "pile": tuple(-1 if name == "??" else parse_card(name) for name in data["pile"]),
+        "down_count": int(data["down_count"]),
+        "bottom_card": -1 if bottom is None else parse_card(bottom),
+        "stock_shown": _mask(data["stock_shown"]),
+        "jack_pistis": tuple(int(n) for n in data["jack_pistis"]),
+    }
 
 
 def observe(match: Match, seat: int) -> Observation:
@@ -230,18 +270,34 @@ def observe_state(
     in_progress = not state.is_over
     to_play = state.to_play if in_progress else -1
     batches = (52 - rules.floor_size) // (len(state.seats) * rules.hand_size)
+    moves = tuple(legal_moves(state)) if to_play == seat else ()
+    pile_fields: dict[str, Any] = {}
+    hidden = hidden_down(state, seat)
+    if state.table.pile:
+        pile_fields = {
+            "pile": tuple(-1 if hidden >> c & 1 else c for c in state.laid) if state.floor
+            else (),
+            "down_count": (hidden & state.floor).bit_count(),
+            "bottom_card": next(
+                (c for c in range(52) if state.exposed >> c & 1 and c >> 2 != JACK), -1),
+            "stock_shown": state.exposed & state.stock_mask(),
+            "jack_pistis": state.jack_pistis,
+        }
+        if hidden:
+            moves = tuple(m & ~(hidden << 6) for m in moves)
+            plays = tuple(p._replace(captured=p.captured & ~hidden) for p in plays)
     return Observation(
         rules=rules,
         seat=seat,
         dealer=state.dealer,
         to_play=to_play,
         hand=state.hands[seat],
-        floor=state.floor,
-        initial_floor=state.floor if initial_floor is None else initial_floor,
+        floor=state.floor & ~hidden,
+        initial_floor=(state.floor if initial_floor is None else initial_floor) & ~hidden,
         hand_counts=tuple(h.bit_count() for h in state.hands),
         stock_count=state.stock_count,
         pile_counts=tuple(p.bit_count() for p in state.piles),
-        piles=state.piles,
+        piles=tuple(pile & ~hidden for pile in state.piles),
         last_capturer=state.last_capturer,
         basras=state.basras,
         totals=(0,) * rules.sides if totals is None else totals,
@@ -249,10 +305,11 @@ def observe_state(
         carry=carry,
         deal_number=deal_number,
         plays=plays,
-        legal_moves=tuple(legal_moves(state)) if to_play == seat else (),
+        legal_moves=moves,
         turns=state.turns,
-        laid=state.laid,
+        laid=() if state.table.pile else state.laid,  # a pile game's order is in pile
         buried=buried,
         # At least 1: a hand-made position with a short floor may hold one batch more.
         batch=max(1, batches - len(state.batches)),
+        **pile_fields,
     )

@@ -115,6 +115,13 @@ def position_text(state: DealState) -> str:
         parts.append(f"leftover {given or cards_text(state.leftover)}")
     if len(order) != rules.players:
         parts.append(f"seats {' '.join(str(seat) for seat in sorted(order))}")
+    if state.table.pile:
+        parts += [
+            f"down {cards_text(state.down)}",
+            f"jacks {' '.join(str(j) for j in state.jack_pistis)}",
+            f"kitty {state.kitty if state.kitty >= 0 else '-'}",
+            f"shown {cards_text(state.exposed)}",
+        ]
     return " | ".join(parts)
 
 
@@ -151,7 +158,7 @@ def parse_position(text: str) -> DealState:
         if key not in fields:
             raise PositionError(f"bad position: missing section {key!r}")
     unknown = set(fields) - {"dealer", "turn", "floor", "hands", "stock", "piles", "basras",
-                             "last", "leftover", "seats"}
+                             "last", "leftover", "seats", "down", "jacks", "kitty", "shown"}
     if unknown:
         raise PositionError(f"bad position: unknown section {sorted(unknown)[0]!r}")
     n, sides = rules.players, rules.sides
@@ -210,9 +217,19 @@ def parse_position(text: str) -> DealState:
     if leftover & ~(piles[rules.side_of[last]] if last >= 0 else 0) and not table.ordered:
         raise PositionError("bad position: the leftover must be in the last capturer's pile")
     laid: tuple[int, ...] = ()
-    if table.ordered and floor:
+    ordered = table.ordered or table.pile
+    if ordered and floor:
         laid = tuple(parse_cards(fields["floor"]))
-    elif table.ordered and leftover:
+    elif ordered and leftover:
         laid = tuple(parse_cards(fields["leftover"]))
+    if not table.pile:
+        return DealState(table, dealer, turn, floor, hands, piles, basras, last,
+                         tuple(batches), leftover, turns, laid)
+    jacks = tuple(_int(word, "jacks") for word in fields.get("jacks", "0 " * sides).split())
+    if len(jacks) != sides:
+        raise PositionError(f"bad position: expected {sides} counts of Jack piştis")
+    kitty = fields.get("kitty", "-")
     return DealState(table, dealer, turn, floor, hands, piles, basras, last,
-                     tuple(batches), leftover, turns, laid)
+                     tuple(batches), leftover, turns, laid, _cards(fields.get("down", "-"), "down"),
+                     jacks, -1 if kitty == "-" else _int(kitty, "kitty"),
+                     _cards(fields.get("shown", "-"), "shown"))

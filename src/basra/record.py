@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from .cards import CARD_NAMES, card_names, parse_card
 from .match import DealHistory, Match
-from .rules import Rules, RulesError
+from .rules import PILE_FAMILIES, Rules, RulesError
 from .state import DealScore, Layout, layout_seats, make_move
 
 __all__ = ["FORMAT", "Player", "RecordError", "dumps", "loads", "match_record", "replay"]
@@ -113,6 +113,9 @@ def match_record(match: Match, players: Sequence[Player]) -> dict[str, Any]:
     """The record of a match, finished or not (an unfinished one has no ``result``)."""
     if len(players) != match.rules.players:
         raise ValueError(f"{len(players)} players named for {match.rules.players} seats")
+    if match.rules.family in PILE_FAMILIES:
+        raise ValueError(f"{FORMAT} does not hold the pile family {match.rules.family} yet "
+                         "(its pile order and face-down cards)")
     record: dict[str, Any] = {
         "format": FORMAT,
         "variant": match.variant,
@@ -199,6 +202,8 @@ def replay(record: dict[str, Any]) -> Match:
         rules = Rules.from_dict(_get(record, "rules", dict, "record"))
     except RulesError as error:
         raise RecordError(f"rules: {error}") from None
+    if rules.family in PILE_FAMILIES:
+        raise RecordError(f"rules: {FORMAT} does not hold the pile family {rules.family} yet")
     variant = record.get("variant", "custom")
     players = _get(record, "players", list, "record")
     if len(players) != rules.players:

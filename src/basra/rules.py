@@ -43,12 +43,19 @@ from .cards import (
 
 __all__ = [
     "BASRA_RULES",
+    "BOTTOM_CARD_RULES",
+    "CENTRE_JACK_RULES",
     "FAMILIES",
     "JACK_BASRA_RULES",
+    "JACK_PISTI_RULES",
+    "KITTY_VIEW_RULES",
     "LEFTOVER_RULES",
     "MAJORITY_TIE_RULES",
     "OPTION_GROUPS",
     "OPTION_RANGES",
+    "PILE_FAMILIES",
+    "PILE_OPTIONS",
+    "PILE_REDEAL_RULES",
     "PRESETS",
     "SEVEN_DIAMONDS_RULES",
     "TARGET_RAISE_RULES",
@@ -63,7 +70,12 @@ __all__ = [
     "preset",
 ]
 
-FAMILIES = ("basra", "pasur")
+FAMILIES = ("basra", "pasur", "pisti")
+PILE_FAMILIES = ("pisti",)
+"""The families played on one pile, bottom to top, where a capture takes the whole pile
+(spec sections 9 to 11). One family value serves Pişti and Xeri: they share every capture,
+bonus and scoring rule and differ only in option values (the deal, the faces of the pile,
+the card points, the target), so a second value would only repeat every test of the first."""
 SEVEN_DIAMONDS_RULES = ("plain", "sweep", "sweep_small", "sweep_any")
 BASRA_RULES = ("clear", "lone")
 JACK_BASRA_RULES = ("never", "lone", "lone_or_pair")
@@ -72,6 +84,11 @@ MAJORITY_TIE_RULES = ("none", "carry", "double")
 TIE_RULES = ("highest", "raise")
 TARGET_RAISE_RULES = ("above", "step", "lead")
 TIE_DEAL_RULES = ("all", "tied")
+JACK_PISTI_RULES = ("never", "lone")
+CENTRE_JACK_RULES = ("turn_next", "to_stock")
+BOTTOM_CARD_RULES = ("shown", "hidden")
+KITTY_VIEW_RULES = ("side", "capturer", "first_player")
+PILE_REDEAL_RULES = ("none", "pair_or_jack", "top_pair_or_jack")
 
 _CHOICES = {
     "family": FAMILIES,
@@ -83,6 +100,11 @@ _CHOICES = {
     "tie_rule": TIE_RULES,
     "target_raise": TARGET_RAISE_RULES,
     "tie_deal": TIE_DEAL_RULES,
+    "jack_pisti": JACK_PISTI_RULES,
+    "centre_jack": CENTRE_JACK_RULES,
+    "bottom_card": BOTTOM_CARD_RULES,
+    "kitty_view": KITTY_VIEW_RULES,
+    "pile_redeal": PILE_REDEAL_RULES,
 }
 
 _STANDARD_POINTS = (("J", 1), ("A", 1), ("2C", 2), ("10D", 3))
@@ -99,6 +121,9 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
     "clubs_min": (0, 13),
     "target": (1, 10000),
     "target_step": (0, 1000),
+    "pisti_points": (0, 1000),
+    "jack_pisti_points": (0, 1000),
+    "pile_down": (0, 49),
 }
 """The smallest and largest value of every numeric option, both allowed (``card_points``:
 of each card's points). The deck narrows ``players``, ``hand_size`` and ``floor_size``
@@ -258,6 +283,35 @@ class Rules:
     tie_deal: str = "all"
     """Under tie_rule = highest, who plays the extra deal after the highest totals tie at
     the target: all, or tied (only the tied sides; the others sit out)."""
+    pisti_points: int = 10
+    """Pile family: points per pişti (xeri), a lone pile card captured by a card of its
+    rank, 0 to 1000."""
+    jack_pisti_points: int = 20
+    """Pile family: points for a Jack that captures a lone Jack (a double pişti), 0 to
+    1000."""
+    jack_pisti: str = "never"
+    """Pile family: whether a Jack that captures a lone card of another rank is a pişti:
+    never, or lone (worth pisti_points)."""
+    last_play_pisti: bool = False
+    """Pile family: whether the last card played in a deal can score a pişti."""
+    pile_down: int = 3
+    """Pile family: how many of the first pile's cards are dealt face down, below its
+    face-up top card (3 in Pişti, 0 in Xeri)."""
+    centre_jack: str = "turn_next"
+    """Pile family: a Jack on top of the first pile goes to the bottom of the pile and the
+    next card is turned up (turn_next), or goes face up under the stock to the dealer and
+    the stock's top card is turned up on the pile (to_stock)."""
+    bottom_card: str = "shown"
+    """Pile family: the stock's last card, never a Jack, is shown to every seat (shown) and
+    reaches the dealer in the last batch, or nothing is exposed (hidden)."""
+    kitty_view: str = "side"
+    """Pile family: who sees the face-down pile cards once they are captured: the
+    capturing side, only the capturer, or (first_player) the capturing side and the first
+    player from the start of the deal."""
+    pile_redeal: str = "none"
+    """Pile family: the first pile is dealt again from a shuffled stock while two of its
+    cards share a rank or its top card is a Jack (pair_or_jack), while its top two cards
+    share a rank or its top card is a Jack (top_pair_or_jack), or never (none)."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, message: str) -> None:
@@ -265,14 +319,15 @@ class Rules:
                 raise RulesError(message)
 
         for name in ("players", "hand_size", "floor_size", "basra_points", "majority_points",
-                     "majority_min", "clubs_points", "clubs_min", "target", "target_step"):
+                     "majority_min", "clubs_points", "clubs_min", "target", "target_step",
+                     "pisti_points", "jack_pisti_points", "pile_down"):
             value = getattr(self, name)
             need(_is_whole(value), f"option {name} must be a whole number, not {_shown(value)}")
             low, high = OPTION_RANGES[name]
             if not low <= value <= high:
                 raise _out_of_range(name, value)
         for name in ("partnership", "sums", "optional_capture", "last_play_basra",
-                     "last_batch_basra", "floor_redeal", "basra_cancel"):
+                     "last_batch_basra", "floor_redeal", "basra_cancel", "last_play_pisti"):
             value = getattr(self, name)
             need(isinstance(value, bool),
                  f"option {name} must be true or false, not {_shown(value)}")
@@ -288,6 +343,21 @@ class Rules:
                 need(getattr(self, name) == wanted,
                      f"option {name} belongs to the basra family: pasur needs "
                      f"{name}={str(wanted).lower()}, not {_shown(getattr(self, name))}")
+        if self.family in PILE_FAMILIES:
+            for name, (required, hint) in _PILE_REFUSED.items():
+                value = getattr(self, name)
+                need(value == required,
+                     f"option {name} is not used by the pile game {self.family}{hint}: "
+                     f"leave it at {_option_value(required)}, not {_option_value(value)}")
+            need(self.pile_down < max(self.floor_size, 1),
+                 f"option pile_down must leave the top card of the {self.floor_size}-card "
+                 f"pile face up: at most {max(self.floor_size - 1, 0)}, not {self.pile_down}")
+        else:
+            for name in PILE_OPTIONS:
+                value, required = getattr(self, name), _PILE_DEFAULTS[name]
+                need(value == required,
+                     f"option {name} belongs to the pile family pisti: family {self.family} "
+                     f"needs {_option_value(required)}, not {_option_value(value)}")
         batch = self.players * self.hand_size
         stock = 52 - self.floor_size
         need(
@@ -323,10 +393,16 @@ class Rules:
                 raise _out_of_range(f"card_points[{spec}]", points)
         specs = [spec for spec, _ in self.card_points]
         need(len(set(specs)) == len(specs), "card_points names a card twice")
+        if self.family in PILE_FAMILIES and self.bottom_card == "shown":
+            need(stock > batch,
+                 "bottom_card=shown needs cards left in the stock after the pile and the "
+                 f"first batch, but {self.players} hands of {self.hand_size} take all {stock}")
+        bonus = ("pisti_points", "jack_pisti_points") if self.family in PILE_FAMILIES else (
+            "basra_points",)
         need(
-            self.basra_points > 0 or self.majority_points > 0
+            any(getattr(self, name) > 0 for name in bonus) or self.majority_points > 0
             or any(points > 0 for _, points in self.card_points),
-            "no side could ever score, so no match would end: give basra_points, "
+            f"no side could ever score, so no match would end: give {', '.join(bonus)}, "
             "majority_points or a card_points entry a value above 0",
         )
 
@@ -397,6 +473,41 @@ class Rules:
         return _with_values(cls(), options)
 
 
+def _option_value(value: object) -> str:
+    """An option value as the options are written: ``true``, ``none``, ``plain``, ``3``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+        return ",".join(value) or "none"
+    return _shown(value) if isinstance(value, int | tuple) else str(value)
+
+
+PILE_OPTIONS = ("pisti_points", "jack_pisti_points", "jack_pisti", "last_play_pisti",
+                "pile_down", "centre_jack", "bottom_card", "kitty_view", "pile_redeal")
+"""The options of the pile family alone; other families keep their defaults."""
+
+_PILE_DEFAULTS = {name: getattr(Rules, name) for name in PILE_OPTIONS}
+
+_PILE_REFUSED: dict[str, tuple[object, str]] = {
+    "sums": (False, ""),
+    "seven_diamonds": ("plain", ""),
+    "basra": ("clear", " (its bonus is the pişti)"),
+    "jack_basra": ("never", " (see jack_pisti)"),
+    "optional_capture": (False, " (a card that can capture always does)"),
+    "basra_cancel": (False, ""),
+    "bury": ((), " (see centre_jack and pile_redeal)"),
+    "floor_redeal": (False, " (see pile_redeal)"),
+    "last_batch_basra": (True, ""),
+    "last_play_basra": (True, " (see last_play_pisti)"),
+    "basra_points": (0, " (see pisti_points)"),
+    "clubs_points": (0, ""),
+    "clubs_min": (0, ""),
+    "leftover": ("last_capturer", " (the last capturer takes the pile)"),
+}
+"""The options a pile game has no use for (spec 11.5), with the one value each may hold
+there and a pointer to the pile option that takes its place."""
+
+
 def option_names() -> list[str]:
     """The names of every rule option, in order."""
     return [f.name for f in dataclasses.fields(Rules)]
@@ -410,10 +521,11 @@ OPTION_GROUPS: dict[str, tuple[str, ...]] = {
     "score": ("card_points", "majority_points", "majority_min", "majority_tie",
               "clubs_points", "clubs_min", "leftover"),
     "match": ("tie_rule", "target_step", "target_raise", "tie_deal"),
+    "pile": PILE_OPTIONS,
 }
 """Every option in one group, as a New table form shows them: ``table`` holds what most
 tables set (players, partners, target, points per basra), the others the house rules of
-one part of the game."""
+one part of the game (``pile``: the options of the pile family, Pişti and Xeri)."""
 
 
 def option_specs() -> list[dict[str, Any]]:
@@ -576,6 +688,9 @@ class Preset:
     partnership_players: tuple[int, ...] = ()
     """Player counts that play in partnerships by default."""
     aliases: tuple[str, ...] = field(default=())
+    independent: bool = True
+    """Whether its partnership player counts may also be played without partnerships
+    (``partnership=false``)."""
 
     def rules_for(self, players: int | None = None) -> Rules:
         """The preset's rules for a player count (its first count by default)."""
@@ -591,6 +706,10 @@ class Preset:
 
 
 _EGYPTIAN = Rules()
+_PISTI = Rules(
+    family="pisti", sums=False, seven_diamonds="plain", jack_basra="never", bury=(),
+    basra_points=0, majority_points=3, target=151,
+)
 
 PRESETS: dict[str, Preset] = {
     p.name: p
@@ -661,6 +780,28 @@ PRESETS: dict[str, Preset] = {
             (2, 3, 4),
         ),
         Preset(
+            "pisti",
+            "the Turkish pile game: match the top card, Jacks take the pile, 10 a pişti, to 151",
+            _PISTI,
+            (2, 3, 4),
+            (4,),
+            aliases=("pishti", "pişti", "pispirik"),
+        ),
+        Preset(
+            "xeri",
+            "the Greek pile game: six-card hands, an open pile, tens and court cards count",
+            dataclasses.replace(
+                _PISTI, hand_size=6, pile_down=0, bottom_card="hidden",
+                pile_redeal="pair_or_jack", target=101,
+                card_points=(("A", 1), ("K", 1), ("Q", 1), ("J", 1), ("10", 1), ("10D", 2),
+                             ("2C", 1)),
+            ),
+            (2, 4),
+            (4,),
+            aliases=("kseri", "ξερή"),
+            independent=False,
+        ),
+        Preset(
             "pasur",
             "the Iranian game: sums to 11, surs that cancel, 7 points for most clubs, to 62",
             Rules(
@@ -703,5 +844,10 @@ def make_rules(
         if players is not None and count != players:
             raise RulesError(f"players given twice: {_shown(players)} and {_shown(count)}")
         players = count
-    base = preset(variant).rules_for(players)
-    return _with_values(base, overrides)
+    found = preset(variant)
+    rules = _with_values(found.rules_for(players), overrides)
+    if not found.independent and rules.players in found.partnership_players \
+            and not rules.partnership:
+        raise RulesError(f"variant {found.name!r} with {rules.players} players is played in "
+                         "partnerships: partnership=false is not offered")
+    return rules

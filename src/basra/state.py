@@ -1,7 +1,8 @@
 """One deal: the layout, the immutable state, legal moves, plays and the deal score.
 
 A move is an int: the played card in the low six bits and the captured cards' mask
-above them (``card | captured << 6``); a trail captures nothing::
+above them (``card | captured << 6``); a trail captures nothing (in a pile game, a card
+laid on the pile; a capture there always takes the whole pile)::
 
     bits  63 .. 6          5 .. 0
           captured mask    card
@@ -24,7 +25,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from .captures import CaptureTable, captures_for
+from .captures import JACK_PISTI, CaptureTable, PileCaptures, captures_for
 from .cards import (
     ALL_CARDS,
     CARD_NAMES,
@@ -38,7 +39,7 @@ from .cards import (
     parse_cards,
     rank_mask,
 )
-from .rules import Rules
+from .rules import PILE_FAMILIES, Rules
 
 __all__ = [
     "AmbiguousMoveError",
@@ -49,9 +50,11 @@ __all__ = [
     "Layout",
     "LayoutError",
     "apply",
+    "canonical_move",
     "capture_table",
     "deal_layout",
     "deal_score",
+    "hidden_down",
     "leftover_shares",
     "legal_moves",
     "make_move",
@@ -142,6 +145,16 @@ class Layout(NamedTuple):
     replacement and is buried again is listed again). Every seat saw them face up; they lie
     somewhere in ``stock``. Empty when nothing was buried, or when it is not known (a layout
     read from an older record)."""
+    floor_down: tuple[int, ...] = ()
+    """Pile games: the cards of ``floor`` dealt face down and never turned up, bottom to
+    top."""
+    bottom_card: int = -1
+    """Pile games under ``bottom_card = shown``: the stock's exposed card (-1: none). It
+    lies in ``stock`` below the Jacks sent there by ``centre_jack = to_stock``."""
+    turned: tuple[int, ...] = ()
+    """Pile games: the Jacks turned up on the first pile by ``centre_jack``, in order
+    (every seat saw them): moved to the pile's bottom (turn_next) or under the stock
+    (to_stock)."""
 
 
 class DealState(NamedTuple):
@@ -172,7 +185,20 @@ class DealState(NamedTuple):
     laid: tuple[int, ...]
     """The floor cards in the order they were laid, oldest first; kept only under
     ``leftover = split`` (empty otherwise). At the end of the deal, the leftover in the
-    order it was given out."""
+    order it was given out. Pile games keep the pile here, bottom to top, always (at the
+    end of the deal, the leftover as it lay)."""
+    down: int = 0
+    """Pile games: the cards the first pile was dealt face down with (a mask; constant
+    over the deal). Who may see them is :func:`hidden_down`'s answer."""
+    jack_pistis: tuple[int, ...] = ()
+    """Pile games: each side's double piştis (a Jack on a lone Jack); ``basras`` counts
+    every pişti, these among them. Empty in the other families."""
+    kitty: int = -1
+    """Pile games: the seat that captured the face-down cards, -1 while they lie in the
+    pile."""
+    exposed: int = 0
+    """Pile games: the stock cards every seat saw at the deal (a mask): the bottom card
+    and the Jacks sent under the stock by ``centre_jack = to_stock``."""
 
     @property
     def rules(self) -> Rules:
@@ -260,6 +286,8 @@ def deal_layout(rules: Rules, dealer: int, rng: random.Random,
     and the whole deck shuffled again. Only ``seats`` are dealt cards when given (an extra
     deal between tied sides).
     """
+    if rules.family in PILE_FAMILIES:
+        return pile_layout(rules, dealer, rng, seats)
     order = playing_order(seat_turns(rules.players, seats), dealer)
     size = rules.hand_size
     while True:
@@ -285,6 +313,114 @@ def deal_layout(rules: Rules, dealer: int, rng: random.Random,
                 floor[i] = card = replacement
         if not needs_redeal(rules, floor):
             return Layout(dealer, tuple(floor), tuple(hands), tuple(stock), tuple(buried))
+
+
+def _shuffled(rng: random.Random, cards: list[int] | tuple[int, ...]) -> list[int]:
+    """The cards in a uniformly random order (sorted by independent random keys, as
+    :func:`deal_layout` shuffles)."""
+    keys = [rng.random() for _ in cards]
+    order = sorted(range(len(cards)), key=keys.__getitem__)
+    return [cards[i] for i in order]
+
+
+def needs_pile_redeal(rules: Rules, pile: list[int] | tuple[int, ...]) -> bool:
+    """Xeri's re-deal of the first pile (``pile_redeal``, spec 10.3.4): its top card is a
+    Jack, or two of its cards share a rank (``pair_or_jack``; only the top two under
+    ``top_pair_or_jack``)."""
+    rule = rules.pile_redeal
+    if rule == "none" or not pile:
+        return False
+    if pile[-1] >> 2 == JACK:
+        return True
+    ranks = [card >> 2 for card in (pile if rule == "pair_or_jack" else pile[-2:])]
+    return len(set(ranks)) < len(ranks)
+
+
+def pile_layout(rules: Rules, dealer: int, rng: random.Random,
+                seats: tuple[int, ...] | None = None) -> Layout:
+    """Shuffle and deal a pile game (spec 9.3 and 10.3).
+
+    The shuffled deck's last card becomes the stock's exposed bottom card under
+    ``bottom_card = shown``, never a Jack: a Jack there changes places with the non-Jack
+    nearest the bottom, the cards between keeping their order. The first batch of hands
+    is dealt, then the pile (its first card at the bottom); ``pile_redeal`` gathers the
+    pile into the stock and deals it again from the shuffled stock (the bottom card stays
+    where it is) until it passes; the lowest ``pile_down`` cards lie face down; then a Jack
+    on top is dealt with as ``centre_jack`` says. A pile of Jacks alone, or a Jack to send
+    under an empty stock, means a new shuffle. The layout keeps only the deal played.
+    """
+    order = playing_order(seat_turns(rules.players, seats), dealer)
+    size = rules.hand_size
+    shown = rules.bottom_card == "shown"
+    while True:
+        deck = _shuffled(rng, _DECK)
+        if shown and deck[-1] >> 2 == JACK:
+            nearest = max(i for i, card in enumerate(deck) if card >> 2 != JACK)
+            deck.append(deck.pop(nearest))
+        hands: list[tuple[int, ...]] = [()] * rules.players
+        for i, seat in enumerate(order):
+            hands[seat] = tuple(deck[i * size:(i + 1) * size])
+        start = len(order) * size
+        pile = deck[start:start + rules.floor_size]
+        stock = deck[start + rules.floor_size:]
+        bottom = stock[-1] if shown else -1
+        while needs_pile_redeal(rules, pile):
+            loose = pile + (stock[:-1] if shown else stock)
+            loose = _shuffled(rng, loose)
+            pile, stock = loose[:rules.floor_size], loose[rules.floor_size:]
+            if shown:
+                stock.append(bottom)
+        down = set(pile[:rules.pile_down])
+        turned: list[int] = []
+        if rules.centre_jack == "turn_next" and pile and all(c >> 2 == JACK for c in pile):
+            continue
+        while pile and pile[-1] >> 2 == JACK:
+            jack = pile.pop()
+            turned.append(jack)
+            if rules.centre_jack == "turn_next":
+                pile.insert(0, jack)
+            else:
+                if not stock:
+                    break
+                stock.append(jack)
+                pile.append(stock.pop(0))
+            down.discard(pile[-1])
+        if pile and pile[-1] >> 2 == JACK:
+            continue
+        return Layout(dealer, tuple(pile), tuple(hands), tuple(stock), (),
+                      tuple(card for card in pile if card in down), bottom, tuple(turned))
+
+
+def _check_pile_layout(rules: Rules, layout: Layout) -> None:
+    """The pile game's part of :func:`check_layout`."""
+    pile = layout.floor
+    if layout.buried:
+        raise LayoutError("a pile game buries no cards")
+    if pile and pile[-1] >> 2 == JACK:
+        raise LayoutError(f"the pile's top card {card_name(pile[-1])} is a Jack, which "
+                          f"centre_jack={rules.centre_jack} turns away")
+    if needs_pile_redeal(rules, pile):
+        raise LayoutError(f"the pile {cards_text(sum(1 << c for c in pile))} is dealt again "
+                          f"under pile_redeal={rules.pile_redeal}")
+    down = layout.floor_down
+    if len(down) > rules.pile_down or any(card not in pile[:-1] for card in down):
+        raise LayoutError(f"floor_down must list at most {rules.pile_down} cards of the pile "
+                          "below its top card")
+    shown = rules.bottom_card == "shown"
+    if shown != (layout.bottom_card >= 0):
+        raise LayoutError(f"bottom_card={rules.bottom_card}, but the layout "
+                          f"{'has no' if shown else 'has a'} bottom card")
+    if shown:
+        if layout.bottom_card >> 2 == JACK or layout.bottom_card not in layout.stock:
+            raise LayoutError(f"the bottom card {card_name(layout.bottom_card)} must be a "
+                              "card of the stock, not a Jack")
+        after = layout.stock[layout.stock.index(layout.bottom_card) + 1:]
+        if any(card not in layout.turned for card in after):
+            raise LayoutError("only Jacks sent under the stock may lie below the bottom card")
+    for card in layout.turned:
+        if card >> 2 != JACK or card not in (*pile, *layout.stock):
+            raise LayoutError(f"turned card {card_name(card)} is not a Jack of the pile or "
+                              "the stock")
 
 
 def check_layout(rules: Rules, layout: Layout) -> None:
@@ -318,6 +454,9 @@ def check_layout(rules: Rules, layout: Layout) -> None:
             if card in seen:
                 raise LayoutError(f"card {card_name(card)} is dealt twice")
             seen.add(card)
+    if rules.family in PILE_FAMILIES:
+        _check_pile_layout(rules, layout)
+        return
     unburied = [card_name(c) for c in layout.floor if rules.bury_mask >> c & 1]
     if unburied:
         raise LayoutError(f"the initial floor holds {' '.join(unburied)}, which must be buried")
@@ -373,6 +512,19 @@ def start_deal(rules: Rules, layout: Layout) -> DealState:
         floor |= bits[card]
     sides = (0,) * rules.sides
     table = capture_table(rules)
+    if table.pile:
+        down = exposed = 0
+        for card in layout.floor_down:
+            down |= bits[card]
+        for card in layout.turned:
+            if card in layout.stock:
+                exposed |= bits[card]
+        if layout.bottom_card >= 0:
+            exposed |= bits[layout.bottom_card]
+        return DealState(
+            table, layout.dealer, order[0], floor, tuple(first_batch), sides, sides,
+            -1, tuple(batches), 0, turns, tuple(layout.floor), down, sides, -1, exposed,
+        )
     return DealState(
         table, layout.dealer, order[0], floor, tuple(first_batch), sides, sides,
         -1, tuple(batches), 0, turns, tuple(layout.floor) if table.ordered else (),
@@ -393,8 +545,27 @@ def legal_moves(state: DealState) -> list[int]:
     """Every legal move of the seat to play, card by card (lowest card first).
 
     Each equally large capture set is its own move; a card that captures nothing trails.
+    In a pile game each card in hand is one move: it takes the whole pile or nothing.
     """
-    return _moves(state.table, state.hands[state.to_play], state.floor)
+    table = state.table
+    if table.pile:
+        return _pile_moves(table, state.hands[state.to_play], state.floor, state.laid)
+    return _moves(table, state.hands[state.to_play], state.floor)
+
+
+def _pile_moves(table: CaptureTable, hand: int, floor: int, pile: tuple[int, ...]) -> list[int]:
+    """The moves of ``hand`` on a pile (spec 9.4): a Jack, or a card of the top card's rank,
+    takes the whole non-empty pile; every other card is laid on it."""
+    moves: list[int] = []
+    top_rank = pile[-1] >> 2 if pile else -1
+    shifted = floor << 6
+    while hand:
+        low = hand & -hand
+        hand ^= low
+        card = low.bit_length() - 1
+        rank = card >> 2
+        moves.append(card | shifted if floor and (rank in (JACK, top_rank)) else card)
+    return moves
 
 
 def _moves(table: CaptureTable, hand: int, floor: int) -> list[int]:
@@ -439,7 +610,10 @@ def apply(state: DealState, move: int) -> DealState:
     Deals the next batch when every hand is empty, and at the end of the deal gives out
     the floor (to the last capturer, or split under ``leftover = split``).
     """
-    table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid = state
+    (table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid,
+     down, jack_pistis, kitty, exposed) = state
+    if table.pile:
+        return _apply_pile(state, move)
     card = move & 63
     captured = move >> 6
     bit = 1 << card
@@ -487,7 +661,64 @@ def apply(state: DealState, move: int) -> DealState:
     return _new_state(
         DealState,
         (table, dealer, following, floor, hands, piles, basras, last, batches, leftover, turns,
-         laid),
+         laid, down, jack_pistis, kitty, exposed),
+    )
+
+
+def _apply_pile(state: DealState, move: int) -> DealState:
+    """:func:`apply` in a pile game (spec 9.4 to 9.6): the card takes the whole pile or is
+    laid on top; a pişti is counted unless it is the deal's last play and
+    ``last_play_pisti`` is off; at the end the pile left goes to the last capturer."""
+    (table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid,
+     down, jack_pistis, kitty, exposed) = state
+    card = move & 63
+    captured = move >> 6
+    bit = 1 << card
+    seats = list(hands)
+    hand = seats[seat] ^ bit
+    seats[seat] = hand
+    hands = tuple(seats)
+    following = turns[seat]
+    round_over = not hand and following == turns[dealer]
+    if captured:
+        side = table.side_of[seat]
+        sides = list(piles)
+        sides[side] |= captured | bit
+        piles = tuple(sides)
+        assert isinstance(table, PileCaptures)
+        if len(laid) == 1 and (batches or table.last_play_pisti or not round_over):
+            kind = table.pisti_kind(floor, card, captured)
+            if kind:
+                sides = list(basras)
+                sides[side] += 1
+                basras = tuple(sides)
+            if kind == JACK_PISTI:
+                sides = list(jack_pistis)
+                sides[side] += 1
+                jack_pistis = tuple(sides)
+        if down and kitty < 0:
+            kitty = seat
+        floor = 0
+        laid = ()
+        last = seat
+    else:
+        floor |= bit
+        laid = (*laid, card)
+    if round_over:
+        if batches:
+            hands = batches[0]
+            batches = batches[1:]
+        elif last >= 0 and floor:
+            sides = list(piles)
+            sides[table.side_of[last]] |= floor
+            piles = tuple(sides)
+            if down and kitty < 0:
+                kitty = last
+            leftover, floor = floor, 0
+    return _new_state(
+        DealState,
+        (table, dealer, following, floor, hands, piles, basras, last, batches, leftover, turns,
+         laid, down, jack_pistis, kitty, exposed),
     )
 
 
@@ -512,8 +743,9 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
     legal_moves(state)``, drawing the same random numbers, but with the state kept in
     local variables between plays.
     """
-    table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid = state
-    if table.ordered:
+    (table, dealer, seat, floor, hands, piles, basras, last, batches, leftover, turns, laid,
+     down, jack_pistis, kitty, exposed) = state
+    if table.ordered or table.pile:
         # The leftover split needs the order of the floor: the plain path keeps it.
         while not state.is_over:
             moves = legal_moves(state)
@@ -565,25 +797,68 @@ def random_playout(state: DealState, rng: random.Random) -> DealState:
     return _new_state(
         DealState,
         (table, dealer, seat, floor, tuple(seats), tuple(sides), tuple(basra_counts), last,
-         batches, leftover, turns, laid),
+         batches, leftover, turns, laid, down, jack_pistis, kitty, exposed),
     )
 
 
 def _position_for_error(state: DealState) -> str:
+    if state.table.pile:
+        pile = " ".join("??" if state.down >> c & 1 else CARD_NAMES[c] for c in state.laid)
+        return (f"seat {state.to_play} to play, hand "
+                f"{cards_text(state.hands[state.to_play])}, pile {pile or '-'}")
     return (f"seat {state.to_play} to play, hand {cards_text(state.hands[state.to_play])}, "
             f"floor {cards_text(state.floor)}")
 
 
+def hidden_down(state: DealState, seat: int) -> int:
+    """The face-down pile cards that ``seat`` may not see (a mask; spec 9.9): all of them
+    until they are captured, then all but to the seats ``kitty_view`` shows them to
+    (``first_player`` shows them to the first player from the start); none once the deal
+    is over (it is scored face up)."""
+    down = state.down
+    if not down or state.is_over:
+        return 0
+    view = state.rules.kitty_view
+    if view == "first_player" and seat == state.first:
+        return 0
+    kitty = state.kitty
+    if kitty < 0:
+        return down
+    if seat == kitty or (view != "capturer" and state.rules.side_of[seat]
+                         == state.rules.side_of[kitty]):
+        return 0
+    return down
+
+
+def canonical_move(state: DealState, move: int) -> int:
+    """The move as the state knows it. In a pile game a seat names a capture by the cards
+    it can see: the pile less its face-down cards (:func:`hidden_down`); this gives the
+    legal move that takes the whole pile. Any other move is returned unchanged."""
+    if state.table.pile and state.down & state.floor and isinstance(move, int) and move >> 6:
+        whole = move & 63 | state.floor << 6
+        if move == whole & ~(state.down << 6) and whole in legal_moves(state):
+            return whole
+    return move
+
+
 def play(state: DealState, move: int) -> DealState:
-    """The checked :func:`apply`: raises :class:`IllegalMoveError` for an illegal move."""
+    """The checked :func:`apply`: raises :class:`IllegalMoveError` for an illegal move.
+
+    In a pile game a capture may name the pile without its face-down cards
+    (:func:`canonical_move`).
+    """
     if state.is_over:
         raise IllegalMoveError("the deal is over: no more plays")
     if not isinstance(move, int) or move < 0 or move & 63 >= 52 or move >> 6 > ALL_CARDS:
         raise IllegalMoveError(f"not a move: {move!r}")
+    move = canonical_move(state, move)
     if move not in legal_moves(state):
         card = move & 63
         if not state.hands[state.to_play] >> card & 1:
             reason = f"{card_name(card)} is not in the hand"
+        elif move >> 6 and state.table.pile:
+            reason = (f"{card_name(card)} cannot capture {cards_text(move >> 6)}: a capture "
+                      "takes the whole pile, with a Jack or a card of the top card's rank")
         elif move >> 6:
             reason = f"{card_name(card)} cannot capture {cards_text(move >> 6)}"
         else:
@@ -652,6 +927,9 @@ class DealScore(NamedTuple):
     carry_out: int
     clubs: tuple[int, ...] = ()
     """The clubs prize (Pasur), per side; empty when the rules have none."""
+    pistis: tuple[tuple[int, int], ...] = ()
+    """Pile games: each side's (plain, jack) pişti counts (``basras`` holds their sums and
+    ``basra_points`` their points); empty in the other families."""
 
 
 def _strict_leader(counts: list[int], fewest: int) -> int | None:
@@ -685,7 +963,12 @@ def deal_score(state: DealState, carry_in: int = 0) -> DealScore:
         carry_out = 2 * prize - rules.majority_points
     card_points = tuple(rules.card_points_of(pile) for pile in state.piles)
     basras = state.basras
-    if rules.basra_cancel:
+    pistis: tuple[tuple[int, int], ...] = ()
+    if rules.family in PILE_FAMILIES:
+        pistis = tuple((b - j, j) for b, j in zip(basras, state.jack_pistis, strict=True))
+        basra_points = tuple(plain * rules.pisti_points + jack * rules.jack_pisti_points
+                             for plain, jack in pistis)
+    elif rules.basra_cancel:
         fewest = min(basras[side] for side in playing)
         basra_points = tuple(
             (b - fewest) * rules.basra_points if side in playing else 0
@@ -703,4 +986,4 @@ def deal_score(state: DealState, carry_in: int = 0) -> DealScore:
         parts.append(clubs)
     total = tuple(map(sum, zip(*parts, strict=True)))
     return DealScore(cards, basras, tuple(majority), card_points, basra_points, total,
-                     carry_in, carry_out, clubs)
+                     carry_in, carry_out, clubs, pistis)

@@ -64,7 +64,9 @@ def test_the_table_and_replay_pages_are_their_own_files(web: Any) -> None:
 
 def test_variants_lists_every_preset_with_its_player_counts(web: Any) -> None:
     listed = web.ok(web.http.get("/api/variants"))
-    assert [variant["name"] for variant in listed] == list(PRESETS)
+    # The pile games are not yet playable on the web (issue 41): the list leaves them out.
+    assert [variant["name"] for variant in listed] == [
+        name for name, found in PRESETS.items() if found.rules.family != "pisti"]
     for variant in listed:
         found = PRESETS[variant["name"]]
         assert variant["players"] == list(found.players)

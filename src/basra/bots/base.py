@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from basra.observe import Observation
+from basra.rules import PILE_FAMILIES
 
 BOT_LEVELS = ("random", "greedy", "expert", "master")
 """The built-in levels, weakest first."""
@@ -13,6 +14,19 @@ BOT_LEVELS = ("random", "greedy", "expert", "master")
 
 class UnknownBotError(ValueError):
     """A bot name that is not known."""
+
+
+class UnsupportedGameError(ValueError):
+    """A game that a bot level does not play yet (the pile family: only random and greedy
+    play it)."""
+
+
+def refuse_pile_games(observation: Observation, level: str) -> None:
+    """Raise :class:`UnsupportedGameError` when ``observation`` is of a pile game."""
+    family = observation.rules.family
+    if family in PILE_FAMILIES:
+        raise UnsupportedGameError(
+            f"the {level} bot does not play the pile game {family} yet: use random or greedy")
 
 
 class Bot(Protocol):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from math import comb
 
+from basra.bots.base import refuse_pile_games
 from basra.captures import JACK_KIND, SEVEN_SMALL, SEVEN_SWEEP
 from basra.observe import Observation
 from basra.state import CLUBS, capture_table
@@ -154,6 +155,7 @@ class ExpertBot:
 
     def best_moves(self, observation: Observation) -> list[int]:
         """The moves it values best (it plays one of them at random)."""
+        refuse_pile_games(observation, "expert")
         values = self.move_values(observation)
         best = max(value for _, value in values)
         return [move for move, value in values if value >= best - 1e-9]

@@ -42,6 +42,7 @@ from basra.observe import Observation, observe_state
 from basra.rules import Rules
 from basra.state import DealState
 
+from .base import refuse_pile_games
 from .reading import StyleReader, style_moves
 from .search import Policy, deal_margin, greedy_playout, sample_state, solve
 
@@ -263,6 +264,7 @@ class MasterBot:
 
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
+        refuse_pile_games(observation, "master")
         moves = observation.legal_moves
         self.reader.observe(observation)
         styles = self._styles(observation)
@@ -298,6 +300,7 @@ class MasterBot:
         return sorted(ranked, key=lambda e: -e.value)
 
     def choose(self, observation: Observation) -> int:
+        refuse_pile_games(observation, "master")
         moves = observation.legal_moves
         if len(moves) == 1:
             self.reader.observe(observation)

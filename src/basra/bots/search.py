@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
+from basra.bots.base import refuse_pile_games
 from basra.bots.simple import move_value
 from basra.observe import Observation
 from basra.state import (
@@ -28,8 +29,10 @@ def sample_state(observation: Observation, rng: random.Random) -> DealState:
     """A full deal state consistent with everything the seat has seen.
 
     The unseen cards are shuffled into the other seats' hands (by their counts) and the
-    stock (in batches, in dealing order).
+    stock (in batches, in dealing order). Pile games are refused (no sampling of their
+    face-down cards yet).
     """
+    refuse_pile_games(observation, "search")
     rules = observation.rules
     unseen = [c for c in range(52) if observation.unseen >> c & 1]
     rng.shuffle(unseen)

@@ -22,7 +22,7 @@ from basra.cards import InvalidCardError, card_symbol, iter_cards, suit_of
 from basra.players.names import computer_label, computer_name
 from basra.position import PositionError
 from basra.record import RecordError
-from basra.rules import Rules, RulesError, make_rules, preset
+from basra.rules import PILE_FAMILIES, Rules, RulesError, make_rules, preset
 from basra.state import IllegalMoveError, LayoutError
 
 __all__ = [
@@ -262,6 +262,9 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
         found = preset(variant or "egyptian")
     except RulesError as error:
         raise in_file(error) if variant_from_file else error from None
+    if found.rules.family in PILE_FAMILIES:
+        raise UserError(f"{found.name} is not yet playable from the command line (only "
+                        f"its rules are built; see `basra variants {found.name}`)")
     try:
         found.rules_for(players)
     except RulesError as error:

@@ -42,6 +42,12 @@ def _summary_text(rules: Rules) -> str:
     """A preset's rules in one short paragraph, as the variants table shows them."""
     points = f"points {_option_value(rules, 'card_points')}"
     end = f"to {rules.target}{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
+    if rules.family == "pisti":
+        redeal = "" if rules.pile_redeal == "none" else f", redeal {rules.pile_redeal}"
+        return (f"one pile: its top card's rank or a Jack takes it all; hand "
+                f"{rules.hand_size}; pile {rules.floor_size} ({rules.pile_down} down{redeal}); "
+                f"pişti {rules.pisti_points}, Jack on Jack {rules.jack_pisti_points}; "
+                f"majority {rules.majority_points}; {points}; {end}")
     if rules.family == "pasur":
         redeal = ", redeal on 2 J, 3 Q or 3 K" if rules.floor_redeal else ""
         cancel = ", surs cancel" if rules.basra_cancel else ""

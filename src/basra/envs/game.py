@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from basra.match import Match, Play
 from basra.observe import Observation, observe
-from basra.rules import Rules, make_rules
+from basra.rules import PILE_FAMILIES, Rules, make_rules
 from basra.state import move_text
 
 __all__ = [
@@ -194,6 +194,9 @@ class Table:
     def __init__(self, rules: Rules, variant: str = "egyptian", seed: int | None = None,
                  *, auto_deal: bool = True, first_dealer: int | None = None) -> None:
         self.rules = rules
+        if rules.family in PILE_FAMILIES:
+            raise ValueError(f"the environments do not play the pile family {rules.family} "
+                             "yet")
         self.variant = variant
         self.match = Match(rules, seed, variant=variant, auto_deal=auto_deal,
                            first_dealer=first_dealer)

@@ -85,7 +85,8 @@ def random_rules(rng: random.Random) -> Rules:
     )
 
     while True:
-        preset = rng.choice(list(PRESETS.values()))
+        # The compiled path does not play the pile family yet (issue 41).
+        preset = rng.choice([p for p in PRESETS.values() if p.rules.family != "pisti"])
         base = preset.rules_for(rng.choice(preset.players))
         changes: dict[str, object] = {
             "optional_capture": rng.random() < 0.3,

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from basra.observe import Observation
-from basra.rules import Rules
+from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState, capture_table, playing_order
 
 from . import kernels as k
@@ -67,6 +67,9 @@ class FastRules:
     """A rules value as the kernels read it: ``cfg`` (options) and ``cards`` (per card)."""
 
     def __init__(self, rules: Rules) -> None:
+        if rules.family in PILE_FAMILIES:
+            raise ValueError(f"the compiled path does not play the pile family "
+                             f"{rules.family} yet")
         table = capture_table(rules)
         self.rules = rules
         self.table = table

@@ -19,7 +19,7 @@ from basra.players.marks import cap_marks
 from basra.players.names import computer_label, computer_name, guest_name
 from basra.players.ratings import pool_key
 from basra.record import Player, match_record
-from basra.rules import PRESETS, Rules, RulesError, make_rules, preset
+from basra.rules import PILE_FAMILIES, PRESETS, Rules, RulesError, make_rules, preset
 
 from .errors import ConfigError, IntentError, JoinError, LeaveError
 
@@ -131,6 +131,8 @@ class TableConfig:
             found = preset(variant)
         except RulesError as error:
             raise ConfigError(str(error)) from None
+        if found.rules.family in PILE_FAMILIES:
+            raise ConfigError(f"{found.name} is not yet playable on the web")
         players = body.get("players", found.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
             raise ConfigError(f"players must be a number, not {players!r}")
@@ -574,4 +576,5 @@ def variants_listing() -> list[dict[str, Any]]:
          "partnership_players": list(p.partnership_players),
          "rules": p.rules_for().to_dict()}
         for p in PRESETS.values()
+        if p.rules.family not in PILE_FAMILIES  # not yet playable on the web
     ]
