@@ -23,6 +23,7 @@ from basra.players.accounts import (
     address_group,
     check_name,
     check_password,
+    look_alike_keys,
     name_key,
     new_token,
     reserved_as,
@@ -46,6 +47,14 @@ def test_good_names_are_kept_as_written(name: str) -> None:
     assert check_name(name) == name
 
 
+@pytest.mark.parametrize("name", [
+    "Γιώργος", "ΓΙΩΡΓΟΣ", "Ελένη_7", "Αλέξανδρος", "Χαρά-2", "Ευαγγελία", "Ζωή",
+    "Şükrü", "Işıl", "İpek", "Çağrı", "Gülşen", "Öykü_34", "ĞĞĞ",
+])
+def test_greek_and_turkish_names_are_good_names(name: str) -> None:
+    assert check_name(name) == name
+
+
 def test_a_name_is_kept_in_nfkc_without_spaces_around_it() -> None:
     assert check_name("  Amira  ") == "Amira"
     decomposed = unicodedata.normalize("NFD", "Zoë")
@@ -60,7 +69,9 @@ def test_a_name_is_kept_in_nfkc_without_spaces_around_it() -> None:
     ("   ", "has 0 characters"),
     ("a" * 21, "has 21 characters; a name has 3 to 20"),
     ("Omar Sharif", "has a space (U+0020)"),
-    ("Ωmega", "'Ω' (greek capital letter omega)"),
+    ("Ωmega", "mixes Greek and Latin letters"),
+    ("Αlice", "mixes Greek and Latin letters"),
+    ("Σάμιر", "mixes Greek and Arabic letters"),
     ("Иван", "'И' (cyrillic capital letter i)"),
     ("李小龍", "cjk unified ideograph"),
     ("amira!", "'!'"),
@@ -313,6 +324,56 @@ def test_an_ipv6_client_is_counted_by_its_64_network() -> None:
 ])
 def test_look_alike_names_have_one_key(one: str, other: str) -> None:
     assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Αlice", "Alice"), ("ΑLICE", "alice"), ("ΤΟΜ", "Tom"), ("ΚΙΜ", "kim"), ("Νora", "Nora"),
+    ("ΗΑΝΝΑ", "Hanna"), ("Ρaul", "Paul"), ("Βob", "Bob"), ("ΧΕΝΙΑ", "Xenia"),
+    ("Οmar", "Omar"), ("Κarım", "Karim"),
+])
+def test_a_greek_letter_that_looks_latin_passes_for_it(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+    assert name_key(other) in look_alike_keys(one)
+
+
+def test_a_small_greek_letter_passes_for_the_latin_one_it_looks_like() -> None:
+    assert name_key("vera") in look_alike_keys("νera")  # a small nu is a v
+    assert name_key("Nera") in look_alike_keys("νera")  # and small for a capital N
+    assert look_alike_keys("Vera") == {name_key("Vera")}
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Γιώργος", "ΓΙΩΡΓΟΣ"), ("Γιώργος", "γιωργος"), ("Νίκος", "ΝΙΚΟΣ"), ("Ζωή", "ΖΩΗ"),
+    ("Μαΐρα", "ΜΑΙΡΑ"), ("Ελένη", "ελενη"),
+])
+def test_greek_names_are_the_same_whatever_their_case_and_accents(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("İpek", "ipek"), ("İPEK", "ipek"), ("Işıl", "IŞIL"), ("ışıl", "Isil".replace("s", "ş")),
+    ("Şükrü", "şükrü"), ("ÇAĞRI", "çağrı"), ("Ipek", "ıpek"), ("ıpek", "ipek"),
+])
+def test_turkish_names_are_the_same_whatever_their_case_and_dots(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Şükrü", "Sukru"), ("Gülşen", "Gulsen"), ("Γιώργος", "Γιάννης"), ("Νίκος", "Vikos"),
+])
+def test_greek_and_turkish_names_that_differ_have_different_keys(one: str, other: str) -> None:
+    assert name_key(one) != name_key(other)
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("Kerim", "computer"), ("Kerım", "computer"), ("ΚΑΡΙΜ", "computer"), ("Καρίμ", "computer"),
+    ("Λέιλα", "computer"), ("Misafir", "guest"), ("Bilgisayar_2", "computer_prefix"),
+    ("Υπολογιστής", "computer_prefix"), ("Επισκέπτης", "guest"), ("Γιώργος", None),
+    ("Şükrü", None),
+])
+def test_the_turkish_and_greek_names_of_the_computer_and_guests_are_kept(
+        name: str, why: str | None) -> None:
+    assert reserved_as(name) == why
 
 
 @pytest.mark.parametrize(("name", "why"), [

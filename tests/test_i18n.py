@@ -32,6 +32,27 @@ def test_english_arabic_and_persian_are_present_english_first() -> None:
     assert {"en", "ar", "fa"} <= set(languages())
 
 
+def test_turkish_and_greek_read_left_to_right_and_count_one_and_other() -> None:
+    for language, name in (("tr", "Türkçe"), ("el", "Ελληνικά")):
+        assert text(language, "language_name") == name
+        assert (text(language, "language_dir"), text(language, "number_system")) == ("ltr", "latn")
+        assert text(language, "plural_forms").split() == ["one", "other"]
+    assert [phrase("el", "cards_count", n=n) for n in (1, 3)] == ["1 φύλλο", "3 φύλλα"]
+    assert phrase("tr", "duration_minute", n=5) == "5 dakika"
+
+
+@pytest.mark.parametrize("language", ["tr", "el"])
+def test_turkish_and_greek_are_not_english_left_in_place(language: str) -> None:
+    """Every text that reads in words is translated: the same as English only where it is a
+    name, a symbol or a format (``{variant} · {players}``, ``7♦``, ``Basra``...)."""
+    about = {"language_name", "language_dir", "number_system", "plural_forms"}
+    same = sorted(key for key, value in catalog("en").items()
+                  if key not in about and value == catalog(language)[key]
+                  and isinstance(value, str)
+                  and len(re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", "", value))) > 1)
+    assert same == [], same
+
+
 @pytest.mark.parametrize("language", OTHERS)
 def test_every_catalog_has_the_keys_of_the_english_one(language: str) -> None:
     english, other = set(catalog("en")), set(catalog(language))
@@ -109,6 +130,9 @@ def test_error_codes_have_texts() -> None:
     ("tlh", "de-DE", "en"),
     (None, None, "en"),
     (None, "garbage;q=x,,", "en"),
+    (None, "tr-TR,tr;q=0.9,en;q=0.5", "tr"),
+    (None, "el-GR,el;q=0.9", "el"),
+    ("el", "tr-TR", "el"),
 ])
 def test_a_page_speaks_the_chosen_language_else_the_browsers_else_english(
         choice: str | None, accept: str | None, chosen: str) -> None:

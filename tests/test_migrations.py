@@ -38,7 +38,7 @@ from basra.store.db import database_url
 from basra.store.schema import metadata
 from tests.support.stores import BACKENDS, POSTGRES_URL
 
-HEAD = "0017"
+HEAD = "0018"
 """The newest revision."""
 
 

@@ -1,5 +1,5 @@
 """The translation catalogs: one JSON file a language under ``web/i18n/`` (``en.json``,
-``ar.json``, ``fa.json``), which the pages load and Python reads.
+``ar.json``, ``fa.json``, ``tr.json``, ``el.json``...), which the pages load and Python reads.
 
 A catalog maps a key to a text with ``{name}`` holes, or, for a text that counts, to one
 text per plural category (``{"one": "{n} card", "other": "{n} cards"}``; the count is the
@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TypeAlias
@@ -39,6 +39,7 @@ __all__ = [
     "placeholders",
     "plural_form",
     "plural_keys",
+    "sort_key",
     "text",
 ]
 
@@ -156,6 +157,30 @@ def phrase(language: str, key: str, **params: object) -> str:
         return str(param)
 
     return _HOLE.sub(fill, value)
+
+
+@functools.cache
+def _collator(language: str) -> object:
+    import icu
+
+    collator = icu.Collator.createInstance(icu.Locale(language))
+    collator.setAttribute(icu.UCollAttribute.NUMERIC_COLLATION, icu.UCollAttributeValue.ON)
+    return collator
+
+
+def sort_key(language: str) -> Callable[[str], bytes]:
+    """A key for ``sorted`` that orders texts (players' names) as ``language`` does (ICU's
+    collation, digits by their value): in Turkish ``ı`` before ``i`` and ``Ş`` after
+    ``S``, where English reads them as ``i`` and ``s``.
+
+    >>> names = ["Şahin", "İpek", "Sevgi", "Irmak", "Oya 10", "Oya 9"]
+    >>> sorted(names, key=sort_key("tr"))
+    ['Irmak', 'İpek', 'Oya 9', 'Oya 10', 'Sevgi', 'Şahin']
+    >>> sorted(names, key=sort_key("en"))
+    ['İpek', 'Irmak', 'Oya 9', 'Oya 10', 'Şahin', 'Sevgi']
+    """
+    key: Callable[[str], bytes] = _collator(language).getSortKey  # type: ignore[attr-defined]
+    return key
 
 
 def placeholders(value: str | Mapping[str, str]) -> frozenset[str]:

@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 from websockets.sync.client import connect
 
+from basra.i18n import languages
 from tests.support.browsing import (
     NEXT_EVENT,
     PHONE,
@@ -602,28 +603,32 @@ def test_every_page_speaks_one_language_from_the_lobby_to_the_replay(
     expect_translated(page, allowed)
 
 
-LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی"}
-WORDS = {"en": "Quick game", "ar": "لعبة سريعة", "fa": "بازی سریع"}
+LANGUAGE_NAMES = {"en": "English", "ar": "العربية", "fa": "فارسی", "tr": "Türkçe",
+                  "el": "Ελληνικά"}
+WORDS = {"en": "Quick game", "ar": "لعبة سريعة", "fa": "بازی سریع", "tr": "Hızlı oyun",
+         "el": "Γρήγορο παιχνίδι"}
 
 
 @pytest.mark.parametrize("view", [VIEWS[0], VIEWS[3]], ids=[VIEWS[0].name, VIEWS[3].name],
                          indirect=True)
 def test_the_language_switch_offers_each_other_language_in_itself(
         visit: Visit, view: View, shot: Callable[..., None]) -> None:
-    """English, Arabic and Persian: every page offers the two it is not in, each button
-    named in its own language; the choice is kept, and Persian reads right to left."""
+    """English, Arabic, Persian, Turkish and Greek: every page offers the others, each
+    button named in its own language; the choice is kept, and Arabic and Persian read
+    right to left."""
+    assert set(languages()) == set(LANGUAGE_NAMES)
     page = visit()
     page.goto("/")
     html = page.locator("html")
-    order = ["en", "ar", "fa"] if view.language == "en" else ["ar", "en", "fa"]
+    order = ["en", "ar", "fa", "tr", "el"] if view.language == "en" else [
+        "ar", "en", "fa", "tr", "el"]
     for current, chosen in zip(order, order[1:] + order[:1], strict=True):
         expect(html).to_have_attribute("lang", current)
-        expect(html).to_have_attribute("dir", "ltr" if current == "en" else "rtl")
+        expect(html).to_have_attribute("dir", "rtl" if current in ("ar", "fa") else "ltr")
         expect(page.get_by_role("button", name=WORDS[current])).to_be_visible()
         offered = page.locator(".lang-toggle:visible")
-        expect(offered).to_have_text([LANGUAGE_NAMES[code] for code in
-                                      {"en": ["ar", "fa"], "ar": ["en", "fa"],
-                                       "fa": ["en", "ar"]}[current]])
+        expect(offered).to_have_text([LANGUAGE_NAMES[code] for code in languages()
+                                      if code != current])
         for button in offered.all():
             assert button.get_attribute("lang") in LANGUAGE_NAMES
         if current == "fa":  # the names of the matches listed are as people typed them

@@ -6,6 +6,7 @@ Used by ``tests/e2e`` (``from tests.support.browsing import ...``).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -20,6 +21,8 @@ from playwright.sync_api import (
     ViewportSize,
     WebSocketRoute,
 )
+
+from basra.i18n import DEFAULT_LANGUAGE, catalog, text
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 """Wide enough for the lobby's columns, so the Arabic test can see them mirrored."""
@@ -128,7 +131,7 @@ LETTER_EXAMPLES = ("i", "o", "I", "l")
 """Latin letters the Help page shows as themselves (look-alike names: a dotless ı for an
 i, a 0 for an o, a capital I for an l), in every language."""
 
-_UNTRANSLATED = r"""([language, allowed]) => {
+_UNTRANSLATED = r"""([language, allowed, english]) => {
   const latinWord = /[A-Za-z0-9](?:[A-Za-z0-9:=.'’_-]*[A-Za-z0-9])?/g;
   const arabic = /[\u0600-\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFF]/;
   const card = /^(?:A|[2-9]|10|J|Q|K)[SHDC]?(?::\d+)?$/;
@@ -140,7 +143,13 @@ _UNTRANSLATED = r"""([language, allowed]) => {
   const where = (node) => node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") +
     (typeof node.className === "string" && node.className
       ? "." + node.className.split(" ")[0] : "");
+  const englishWords = new Set(english);
   const wrong = (text) => {
+    if (englishWords.size) {  // a language in Latin letters: English words are wrong
+      const words = (text.match(/\p{L}+/gu) ?? [])
+        .filter((word) => englishWords.has(word.toLowerCase()) && !ok.has(word));
+      return words.length ? words.join(" ") : null;
+    }
     if (language === "en") {
       const rest = allowed.reduce((left, word) => left.split(word).join(" "), text);
       return arabic.test(rest) ? rest.match(arabic)[0] : null;
@@ -180,15 +189,37 @@ def untranslated(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     document's title. An element marked with another ``lang`` (the language switch) is
     left out, and so are card faces drawn as text.
 
-    On an Arabic or Persian page a text fails with a word in Latin letters, unless it is a
+    On a Turkish page (a language in Latin letters) a text fails with a word of
+    :func:`english_words`. On an Arabic, Persian or Greek page a text fails with a word in
+    Latin letters, unless it is a
     card (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES``, ``LETTER_EXAMPLES`` or ``allowed``
     (what the test typed: player names, table codes). On an English page a text fails
     with Arabic-script letters (Arabic or Persian) outside the words of ``allowed``.
     """
     language = page.locator("html").get_attribute("lang") or "en"
     found: list[str] = page.evaluate(_UNTRANSLATED,
-                                     [language, [*KEY_NAMES, *LETTER_EXAMPLES, *allowed]])
+                                     [language, [*KEY_NAMES, *LETTER_EXAMPLES, *allowed],
+                                      list(english_words(language))])
     return found
+
+
+@functools.cache
+def english_words(language: str) -> frozenset[str]:
+    """For a language written in Latin letters (Turkish), the words of the English catalog
+    (small, three letters or more) that its own catalog never uses: on its pages such a
+    word is English left in place. Empty for English and the other scripts, whose pages
+    are checked for Latin letters instead."""
+    if language == DEFAULT_LANGUAGE or not re.match(r"[A-Za-z]", text(language,
+                                                                        "language_name")):
+        return frozenset()
+
+    def words(code: str) -> set[str]:
+        forms = [form for value in catalog(code).values()
+                 for form in ([value] if isinstance(value, str) else value.values())]
+        return {word.lower() for form in forms
+                for word in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{\w+\}", "", form))}
+
+    return frozenset(words(DEFAULT_LANGUAGE) - words(language))
 
 
 def expect_translated(page: Page, allowed: tuple[str, ...] = ()) -> None:

@@ -104,6 +104,28 @@ def test_look_alike_names_are_refused_to_accounts_and_guests(server: Server) -> 
 
 
 @pytest.mark.slow
+def test_greek_and_turkish_names_sign_up_and_their_look_alikes_are_refused(
+        server: Server) -> None:
+    first = Client(server)
+    for name in ("Alice", "Γιώργος", "İpek", "Vera"):
+        assert first.post("/api/signup", {"name": name, "password": PASSWORD})[0] == 201, name
+        first.post("/api/logout", {})
+    other = Client(server, "127.0.0.2")
+    for name in ("ΓΙΩΡΓΟΣ", "γιωργος", "ipek", "IPEK", "ıpek", "ALİCE"):
+        refused(other.post("/api/signup", {"name": name, "password": PASSWORD}), 409,
+                "name_taken")
+    body = refused(other.post("/api/signup", {"name": "Αlice", "password": PASSWORD}), 400,
+                   "bad_name")
+    assert "mixes Greek and Latin letters" in body["message"]
+    assert other.post("/api/signup", {"name": "Şükrü", "password": PASSWORD})[0] == 201
+    guest = Client(server, "127.0.0.4")
+    for name in ("Αlice", "ΑLICE", "νera", "Γιωργος", "İPEK", "Καρίμ", "Kerim"):
+        body = refused(guest.post("/api/quick", {"name": name}), 409, "display_name_taken")
+        assert body["params"]["name"] == name
+    assert guest.post("/api/quick", {"name": "Νίκος"})[0] == 200
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("password", "hint"), [
     (" " * 8, "account_hint_blank"), ("\0" * 8, "account_hint_blank"),
     ("password123", "account_hint_common"), ("abcdefghij", "account_hint_sequence"),

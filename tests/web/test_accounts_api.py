@@ -178,7 +178,8 @@ def test_a_name_taken_in_another_case_or_look_is_refused(web: Any) -> None:
 @pytest.mark.parametrize(("name", "said"), [
     ("ab", "3 to 20"), ("Omar Sharif", "a space"), ("Computer1", "kept for the computer"),
     ("Layla", "computer player's name"), ("expert", "computer player's name"),
-    ("Guest2", "names guests"), ("Ωmega", "greek capital letter omega"), ("1234", "no letter"),
+    ("Guest2", "names guests"), ("Ωmega", "mixes Greek and Latin letters"),
+    ("Иван", "cyrillic capital letter i"), ("1234", "no letter"),
 ])
 def test_bad_names_are_refused_with_the_rule(web: Any, name: str, said: str) -> None:
     assert said in refusal(signup(web, name), 400, "bad_name")

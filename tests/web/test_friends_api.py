@@ -78,6 +78,21 @@ def test_a_player_follows_and_unfollows_and_sees_who_is_online(web: Any) -> None
         "following"] is False  # not following: nothing to do
 
 
+def test_the_list_is_by_name_as_the_pages_language_sorts_names(web: Any) -> None:
+    amira = web.account("Amira")
+    for name in ("Şahin", "Sevgi", "İpek", "Irmak", "Zeynep"):
+        web.account(name)
+        web.ok(follow(web, amira, name))
+
+    def names(language: str) -> list[str]:
+        listed = web.ok(web.http.get("/api/following", headers={
+            **cookie(amira), "accept-language": language}))["following"]
+        return [entry["name"] for entry in listed]
+
+    assert names("tr") == ["Irmak", "İpek", "Sevgi", "Şahin", "Zeynep"]  # ı before i, s before ş
+    assert names("en") == ["İpek", "Irmak", "Şahin", "Sevgi", "Zeynep"]
+
+
 def test_a_player_is_away_two_minutes_after_their_last_request(web: Any,
                                                                clock: Clock) -> None:
     amira, bashir = web.account("Amira"), web.account("Bashir")

@@ -84,6 +84,27 @@ def test_the_language_menu_names_each_language_in_itself(web: Any) -> None:
         assert (' hidden' in button[0]) == (code == "en")  # the page's own is not offered
 
 
+@pytest.mark.parametrize(("language", "name", "word"), [
+    ("tr", "Türkçe", "Hızlı oyun"), ("el", "Ελληνικά", "Γρήγορο παιχνίδι"),
+])
+@pytest.mark.parametrize("path", ["/", "/learn", "/t/abc123", "/rules", "/help"])
+def test_turkish_and_greek_pages_read_left_to_right_in_their_language(
+        web: Any, language: str, name: str, word: str, path: str) -> None:
+    web.http.cookies.set(LANGUAGE_COOKIE, language)
+    try:
+        response = web.http.get(path)
+    finally:
+        web.http.cookies.delete(LANGUAGE_COOKIE)
+    assert response.headers["content-language"] == language
+    page = response.text
+    assert (html_attributes(page)["lang"], html_attributes(page)["dir"]) == (language, "ltr")
+    assert text(language, "language_name") == name
+    assert re.search(rf'data-lang="{language}"[^>]*hidden>{name}<', page)
+    assert f'href="/static/i18n/{language}.json"' in page
+    if path == "/":
+        assert word in page
+
+
 def test_the_current_page_is_marked_in_the_navigation(web: Any) -> None:
     page = web.http.get("/puzzles").text
     assert re.search(r'<a href="/puzzles" data-i18n="puzzles" aria-current="page">', page)
@@ -123,7 +144,7 @@ def test_the_help_page_states_this_servers_own_numbers(start_web: Any) -> None:
     assert "1700" not in help_paragraph(arabic, "mod_help_puzzles")
 
 
-@pytest.mark.parametrize("language", ["en", "ar", "fa"])
+@pytest.mark.parametrize("language", ["en", "ar", "fa", "tr", "el"])
 @pytest.mark.parametrize(("path", "script", "keys"), [
     ("/tournaments", "tournaments", ("tournaments_upcoming", "tournaments_running",
                                      "tournaments_finished", "tournament_new")),

@@ -5,11 +5,18 @@ Accounts are optional: a guest plays without one. An account is a name and a pas
 nothing else (no e-mail).
 
 =========  =================================================================
-name       3 to 20 characters: letters of the Latin or Arabic script, digits
-           (0-9, ٠-٩ or ۰-۹), ``_`` and ``-``; at least one letter. Names that
-           pass for the computer players or for guests are refused.
+name       3 to 20 characters: letters of the Latin, Greek or Arabic script,
+           digits (0-9, ٠-٩ or ۰-۹), ``_`` and ``-``; at least one letter, and no
+           Greek letter beside a Latin or Arabic one (``Αlice`` with a Greek
+           Alpha is refused: mixing scripts is how names pass for others). Names
+           that pass for the computer players or for guests are refused.
 name key   what makes two names the same, so that no name passes for another:
-           NFKC, case folded, Arabic-Indic digits as 0-9, the Arabic letters
+           NFKC; Greek letters without their accents and, in either case, as the
+           Latin letter their capital looks like (``Α α`` as ``a``, ``Η η`` as
+           ``h``, ``Ν ν`` as ``n``, ``Ρ ρ`` as ``p``, ...: ``ΤΟΜ`` is ``Tom``,
+           ``ΓΙΩΡΓΟΣ`` is ``Γιώργος``); case folded, the Turkish capital ``İ``
+           as ``i`` (``İpek``, ``ipek``, ``IPEK`` and ``ıpek`` are one name);
+           Arabic-Indic digits as 0-9, the Arabic letters
            that look alike as one (أ إ آ ٱ as ا, ى ی as ي, ک as ك), then the
            Unicode confusable skeleton (UTS #39, ICU's ``SpoofChecker`` through
            PyICU: ``ı`` as ``i``, ``ᴄ`` as ``c``, ``m`` as ``rn``), case folded
@@ -39,6 +46,8 @@ Traceback (most recent call last):
 basra.players.accounts.BadNameError: the name 'Computer2' is kept for the computer players
 >>> name_key("Karım") == name_key("Karim") == name_key("KARIM")
 True
+>>> name_key("Αlice") == name_key("Alice"), name_key("ΓΙΩΡΓΟΣ") == name_key("Γιώργος")
+(True, True)
 >>> [LoginPace().lock_seconds(failures) for failures in (5, 6, 7, 8)]
 [0.0, 1.0, 2.0, 4.0]
 """
@@ -74,6 +83,7 @@ __all__ = [
     "address_group",
     "check_name",
     "check_password",
+    "look_alike_keys",
     "name_key",
     "new_token",
     "reserved_as",
@@ -92,6 +102,13 @@ _DIGITS = {**{chr(0x0660 + i): str(i) for i in range(10)},   # Arabic-Indic ٠..
            **{chr(0x06F0 + i): str(i) for i in range(10)}}   # Extended Arabic-Indic ۰..۹
 _LOOK_ALIKE = {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ی": "ي", "ک": "ك"}
 _FOLD = str.maketrans({**_DIGITS, **_LOOK_ALIKE})
+
+_GREEK_AS_LATIN = str.maketrans(dict(zip("αβεζηικμνορτυχ", "abezhikmnoptyx", strict=True)))
+"""Greek letters (folded to small, accents off) as the Latin letter their capital looks
+like: one choice for both cases, so that Greek names stay the same whatever their case
+and a Greek capital passes for no Latin one (``Νora`` is ``Nora``, ``ΚΙΜ`` is ``Kim``)."""
+_DOTTED_I = "i\u0307"
+"""The Turkish capital ``İ`` case folded: an ``i`` and a combining dot above."""
 
 _DIGIT_LETTERS = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t",
                                 "i": "l"})
@@ -231,9 +248,49 @@ def name_key(name: str) -> str:
     >>> name_key("Omar١") == name_key("OMAR1")
     True
     """
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    folded = _greek_as_latin(unicodedata.normalize("NFKC", name)).casefold()
+    folded = folded.replace(_DOTTED_I, "i")
     folded = unicodedata.normalize("NFKC", folded).translate(_FOLD)
     return skeleton(folded).casefold().translate(_DIGIT_LETTERS)
+
+
+def look_alike_keys(name: str) -> frozenset[str]:
+    """The keys of the names ``name`` may pass for: its own :func:`name_key` and, for a
+    name with Greek letters, the key its small Greek letters look like as they are
+    (``νera`` is ``nera`` by its key but passes for ``vera``).
+
+    >>> sorted(look_alike_keys("νera"))
+    ['nera', 'vera']
+    """
+    keys = {name_key(name)}
+    if any(_script(ch) == "GREEK" for ch in name):
+        folded = unicodedata.normalize("NFKC", name).casefold().replace(_DOTTED_I, "i")
+        folded = unicodedata.normalize("NFKC", folded).translate(_FOLD)
+        keys.add(skeleton(folded).casefold().translate(_DIGIT_LETTERS))
+    return frozenset(keys)
+
+
+def _script(ch: str) -> str:
+    """The script of a letter as its Unicode name starts ("LATIN", "GREEK", "ARABIC")."""
+    return unicodedata.name(ch, "").partition(" ")[0]
+
+
+def _greek_as_latin(name: str) -> str:
+    """``name`` with its Greek letters unaccented, small, and as the Latin letters their
+    capitals look like (see :data:`_GREEK_AS_LATIN`); other letters as they are.
+
+    >>> _greek_as_latin("Γιώργος ΤΟΜ")
+    'γiωpγoς tom'
+    """
+    if not any(_script(ch) == "GREEK" for ch in name):
+        return name
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", name):
+        if unicodedata.combining(ch) and out and _script(out[-1]) == "GREEK":
+            continue  # tonos and dialytika: capitals are written without them
+        out.append(ch)
+    plain = "".join(ch.lower() if _script(ch) == "GREEK" else ch for ch in out)
+    return unicodedata.normalize("NFC", plain).translate(_GREEK_AS_LATIN)
 
 
 def _stem(key: str) -> str:
@@ -255,7 +312,11 @@ def _allowed(ch: str) -> bool:
         return True
     if unicodedata.category(ch) not in ("Lu", "Ll", "Lt", "Lo"):
         return False
-    return unicodedata.name(ch, "").startswith(("LATIN ", "ARABIC "))
+    return _script(ch) in _SCRIPTS
+
+
+_SCRIPTS = ("LATIN", "GREEK", "ARABIC")
+"""The scripts a name's letters may come from."""
 
 
 def check_name(name: object) -> str:
@@ -277,7 +338,12 @@ def check_name(name: object) -> str:
     for ch in name:
         if not _allowed(ch):
             raise BadNameError(f"the name {name!r} has {_shown(ch)}; a name has only letters "
-                               "(Latin or Arabic), digits, _ and -")
+                               "(Latin, Greek or Arabic), digits, _ and -")
+    scripts = {_script(ch) for ch in name if ch.isalpha()}
+    if "GREEK" in scripts and len(scripts) > 1:
+        other = sorted(scripts - {"GREEK"})[0].title()
+        raise BadNameError(f"the name {name!r} mixes Greek and {other} letters; a name "
+                           "with Greek letters has no others")
     if not any(ch.isalpha() for ch in name):
         raise BadNameError(f"the name {name!r} has no letter; a name needs at least one")
     why = reserved_as(name)

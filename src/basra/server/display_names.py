@@ -2,13 +2,14 @@
 follow no account's rules but may not pass for someone else: not an account's name,
 nor a computer player's, nor ``Computer ...``, nor a word kept for the staff, as
 :func:`basra.players.accounts.name_key` compares names (confusable skeletons, case
-and look-alike digits folded). A logged-in player may sit under their own account's
+and look-alike digits folded, and Greek letters read both as the Latin capitals and as
+the small letters they look like). A logged-in player may sit under their own account's
 name or any other free one; a guest's numbered name ("Guest 2") is free to take.
 """
 
 from __future__ import annotations
 
-from basra.players.accounts import RESERVED_WHY, name_key, reserved_as
+from basra.players.accounts import RESERVED_WHY, look_alike_keys, name_key, reserved_as
 from basra.store import Store
 
 from .connections import Account
@@ -36,8 +37,9 @@ async def check_display_name(store: Store, name: object, account: Account | None
     if why is not None and why != "guest":
         raise DisplayNameTakenError(f"the name {shown!r} {RESERVED_WHY[why]}; choose "
                                     "another", name=shown)
-    owner = await store.accounts.find(key)
-    if owner is not None and (account is None or owner.id != account[0]):
-        raise DisplayNameTakenError(f"the name {shown!r} is an account's name (or looks "
-                                    f"like it: {owner.name!r}); choose another, or log in",
-                                    name=shown)
+    for look_alike in sorted(look_alike_keys(shown[:MAX_NAME])):
+        owner = await store.accounts.find(look_alike)
+        if owner is not None and (account is None or owner.id != account[0]):
+            raise DisplayNameTakenError(f"the name {shown!r} is an account's name (or looks "
+                                        f"like it: {owner.name!r}); choose another, or log in",
+                                        name=shown)

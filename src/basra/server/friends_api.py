@@ -23,6 +23,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from basra.i18n import sort_key
 from basra.players.accounts import name_key
 from basra.store import Store, StoredUser
 from basra.store.follows import PRESENCES, presence
@@ -31,6 +32,7 @@ from .accounts_api import accounts_of
 from .bearer import account_or_token
 from .deps import AccountOf, StoreOf, account_settings
 from .errors import FollowError, LoginRequiredError, UnknownUserError
+from .pages import page_language
 
 __all__ = ["MAX_FOLLOWING", "router"]
 
@@ -105,7 +107,8 @@ async def follows(name: str, store: StoreOf, user: AccountOf) -> JSONResponse:
 
 @router.get("/api/following")
 async def following(request: Request, store: StoreOf) -> JSONResponse:
-    """The players you follow: playing (with the table to watch), online or away."""
+    """The players you follow: playing (with the table to watch), online or away, each
+    group by name as the asking page's language sorts names."""
     me = _logged_in(await account_or_token(request, "read"))
     now = int(account_settings(request).clock() * 1000)
     listed: list[dict[str, Any]] = []
@@ -114,5 +117,6 @@ async def following(request: Request, store: StoreOf) -> JSONResponse:
         listed.append({"name": followed.name, "status": status,
                        "table": followed.table if status == "playing" else None,
                        "bot": followed.bot})
-    listed.sort(key=lambda entry: PRESENCES.index(entry["status"]))  # stable: by name
+    by_name = sort_key(page_language(request))
+    listed.sort(key=lambda entry: (PRESENCES.index(entry["status"]), by_name(entry["name"])))
     return JSONResponse({"following": listed}, headers=_NO_STORE)

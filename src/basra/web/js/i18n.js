@@ -72,6 +72,20 @@ export function isRtl() {
 }
 
 /**
+ * A text in capitals as the page's language writes them: in Turkish "i" is "İ" and "ı" is
+ * "I" ("ipek" is "İPEK"), elsewhere "i" is "I".
+ */
+function upper(text) {
+  return String(text).toLocaleUpperCase(current);
+}
+
+/** The first letter of a text (a player's name), in capitals: an avatar's letter. */
+export function initial(text) {
+  const first = [...String(text).trim()][0];
+  return first ? upper(first) : "?";
+}
+
+/**
  * A number as the page's language writes it: ١٢ in Arabic, ۱۲ in Persian, 12 in English.
  * `options` are Intl.NumberFormat's (no thousands separators unless asked).
  */

@@ -4,7 +4,7 @@ import { $, el } from "./dom.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
-import { familyKey, formatNumber, hasKey, setupLang, t } from "./i18n.js";
+import { familyKey, formatNumber, hasKey, initial, setupLang, t } from "./i18n.js";
 import { shownName, variantName } from "./matches.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { renderAnalysisFrame, setupAnalysis } from "./analysis_view.js";
@@ -156,7 +156,7 @@ function render() {
     const side = seat % sideCount(frame);
     return el("section", { class: `replay-hand side-${side}`, "aria-label": t("hand_of", { name: playerName(seat) }) },
       el("div", { class: "plate" },
-        el("span", { class: "avatar", "aria-hidden": "true", text: (playerName(seat)[0] ?? "?").toUpperCase() }),
+        el("span", { class: "avatar", "aria-hidden": "true", text: initial(playerName(seat)) }),
         el("span", { class: "plate-name", dir: "auto", text: playerName(seat) }),
         ...(seat === frame.dealer ? [el("span", { class: "dealer-chip", title: t("dealer"), text: t("dealer_mark") })] : []),
         ...(frame.seats && !frame.seats.includes(seat) ? [el("span", { class: "presence sitting-out-badge", text: t("sitting_out") })] : [])),

@@ -5,7 +5,7 @@ import { redrawAccount, setupAccount } from "./account.js";
 import { TableSocket, dropToken, getJSON, postJSON, storeName, storeToken, storedName, storedToken } from "./api.js";
 import { renderCoach, setupCoach } from "./coach.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { cardList, cardName, errorKey, errorText, familyKey, formatNumber, hasKey, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
+import { cardList, cardName, errorKey, errorText, familyKey, formatNumber, hasKey, initial, isRtl, lang, levelName, sentence, setupLang, t } from "./i18n.js";
 import { guestName, playerName } from "./names.js";
 import { moveInHand } from "./hand_keys.js";
 import { scoreNotes, scoreTable } from "./score.js";
@@ -391,7 +391,7 @@ function plate(seat) {
   const name = seatName(seat);
   const bot = info?.kind === "bot";
   const node = el("div", { class: `plate side-${sideOf(seat)}${active ? " active" : ""}${bot ? " bot" : ""}${out ? " sitting-out" : ""}` },
-    el("span", { class: "avatar", "aria-hidden": "true", text: (name.trim()[0] ?? "?").toUpperCase() }),
+    el("span", { class: "avatar", "aria-hidden": "true", text: initial(name) }),
     el("span", { class: "plate-name", text: seat === mySeat() ? `${name} (${t("you")})` : name }));
   if (bot && info.level) node.append(el("span", { class: "level-badge", text: levelName(info.level) }));
   if (!bot && info?.rating !== null && info?.rating !== undefined) {
