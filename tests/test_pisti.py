@@ -868,17 +868,8 @@ def test_no_seat_ever_sees_a_face_down_card_it_should_not(game: tuple[str, int],
         match.play(move)
 
 
-# The layers that do not play the pile games yet refuse them in one line (issue 41)
-
-
-def test_records_refuse_the_pile_family() -> None:
-    from basra.record import Player, RecordError, match_record, replay
-
-    match = Match(make_rules("pisti"), seed=1, variant="pisti")
-    with pytest.raises(ValueError, match="does not hold the pile family pisti yet"):
-        match_record(match, [Player("a", "human"), Player("b", "human")])
-    with pytest.raises(RecordError, match="does not hold the pile family pisti yet"):
-        replay({"format": "basra-record/1", "rules": make_rules("xeri").to_dict()})
+# The layers that do not play the pile games yet refuse them in one line (issue 41);
+# records hold them (test_pile_record.py)
 
 
 def test_only_the_random_and_greedy_bots_play_the_pile_games() -> None:
