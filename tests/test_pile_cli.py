@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -160,3 +163,75 @@ def test_replay_rejects_a_wrong_pisti_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.strip() == (f"error: {path}: deal {deal}, play {number}: the record says "
                                      "a pişti of 30 points, the rules give one of 10 points")
+
+
+# play: the terminal game
+
+
+def play_pisti(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+    """A whole match of Pişti from standard input (always the first card in hand)."""
+    path = tmp_path / "game.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "basra", "play", "--record", str(path), *args],
+        input="1\n" * 600, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "COLUMNS": "100"})
+    assert result.returncode == 0, result.stderr
+    return result.stdout, loads(path.read_text(encoding="utf-8"))
+
+
+def test_play_draws_the_pile_as_a_stack(tmp_path: Path) -> None:
+    shown, record = play_pisti(tmp_path, "-v", "pisti", "--seed", "3")
+    assert shown.startswith("Pişti · pisti · 2 players · first to 151 points\n")
+    # The first pile a seat sees: three backs under the face-up top card, and its count.
+    first = re.search(r"^Pile: top (\S+) · 4 cards: ## ## ## (\S+) \(bottom to top\)$",
+                      shown, re.M)
+    assert first and first[1] == first[2]
+    assert re.search(r"^Pile: top (\S+) · 2 cards: \S+ \1 \(bottom to top\)$", shown, re.M)
+    assert "Pile: (empty: the next card starts it)" in shown and "Floor:" not in shown
+    # The bottom card beside the stock, announced at the deal.
+    bottom = re.search(r"^The stock's bottom card, shown to all, is (\S+): it goes to ", shown,
+                       re.M)
+    assert bottom and f"(bottom card {bottom[1]})" in shown
+    # Piştis announced with their points; captures by their count, never a choice.
+    assert re.search(r"play \S+ and take the pile \(1 card\)  PIŞTI! \+10$", shown, re.M)
+    assert re.search(r"takes the pile \(\d+ cards\)$", shown, re.M)
+    assert "ways:" not in shown and "Which one" not in shown
+    assert "piştis" in shown and "with a Jack on a Jack" in shown
+    match = replay(record)
+    assert match.is_over and "Saved the record" in shown
+
+
+def test_play_never_shows_the_face_down_cards(tmp_path: Path) -> None:
+    from basra.cards import card_symbol, parse_card
+
+    shown, record = play_pisti(tmp_path, "-v", "pisti", "--seed", "3")
+    deals = re.split(r"\n\nDeal \d+: ", shown)[1:]
+    assert len(deals) == len(record["deals"])
+    for deal, text in zip(record["deals"], deals, strict=True):
+        before = re.split(r"takes? the pile", text, maxsplit=1)[0]  # until it is captured
+        for card in deal["floor_down"]:
+            symbol = card_symbol(parse_card(card))
+            assert not re.search(rf"(?<![\dAJQK]){re.escape(symbol)}", before), (card, before)
+
+
+def test_play_xeri_in_partnerships(tmp_path: Path) -> None:
+    shown, record = play_pisti(tmp_path, "-v", "xeri", "-p", "4", "--seed", "5",
+                               "--opponents", "random")
+    assert shown.startswith("Xeri · xeri · 4 players in partnerships · first to 101")
+    assert re.search(r"^Pile: top \S+ · 4 cards: \S+ \S+ \S+ \S+ \(bottom to top\)$",
+                     shown, re.M)
+    assert "##" not in shown and "bottom card" not in shown  # all face up, none shown
+    assert "xeri points" in shown and "PIŞTI" not in shown
+    assert replay(record).is_over
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--opponents", "expert"], "error: --opponents: the expert bot does not play the pile "
+                                "game pisti yet: use random or greedy"),
+    (["--hints"], "error: --hints: the master bot gives no hints in the pile game pisti yet"),
+])
+def test_play_refuses_what_does_not_play_pile_games(tmp_path: Path, args: list[str],
+                                                    message: str) -> None:
+    result = basra("play", "-v", "pisti", "--record", str(tmp_path / "g.json"), *args)
+    assert result.returncode == 2 and result.stderr.strip() == message
+    assert not (tmp_path / "g.json").exists()

@@ -192,7 +192,7 @@ def test_pile_orders_follow_the_plays() -> None:
 def pile_record(name: str = "pisti", players: int = 2) -> dict[str, Any]:
     for seed in range(40):
         match = finished(name, players, seed)
-        record = json.loads(dumps(match_record(match, seat_players(players))))
+        record = loads(dumps(match_record(match, seat_players(players))))
         plays = record["deals"][0]["plays"]
         if any(p["pisti"] for p in plays):
             return record
