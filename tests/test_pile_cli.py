@@ -235,3 +235,16 @@ def test_play_refuses_what_does_not_play_pile_games(tmp_path: Path, args: list[s
     result = basra("play", "-v", "pisti", "--record", str(tmp_path / "g.json"), *args)
     assert result.returncode == 2 and result.stderr.strip() == message
     assert not (tmp_path / "g.json").exists()
+
+
+def test_arena_and_analyze_refuse_the_pile_games_in_one_line(tmp_path: Path) -> None:
+    arena = basra("arena", "-v", "xeri", "--bots", "random,greedy")
+    assert arena.returncode == 2
+    assert arena.stderr.strip() == ("error: xeri is not yet playable by this command (the pile "
+                                    "games are played by play, capture, simulate and replay)")
+    run("simulate", "-v", "pisti", "-n", "1", "--seed", "1", "--records", str(tmp_path))
+    path = tmp_path / "match-1.json"
+    analyzed = basra("analyze", str(path))
+    assert analyzed.returncode == 2
+    assert analyzed.stderr.strip() == (f"error: {path}: the analysis does not judge the pile "
+                                       "game pisti yet (its bots do not play it)")

@@ -265,8 +265,8 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
     except RulesError as error:
         raise in_file(error) if variant_from_file else error from None
     if found.rules.family in PILE_FAMILIES and not pile_games:
-        raise UserError(f"{found.name} is not yet playable from the command line (only "
-                        f"its rules are built; see `basra variants {found.name}`)")
+        raise UserError(f"{found.name} is not yet playable by this command (the pile games "
+                        "are played by play, capture, simulate and replay)")
     try:
         found.rules_for(players)
     except RulesError as error:
