@@ -279,6 +279,17 @@ def test_a_leftover_out_of_order_is_rejected() -> None:
     raise AssertionError("no seed leaves two cards on the pile")
 
 
+def test_a_play_may_give_its_pisti_without_basra() -> None:
+    record = pile_record()
+    for deal in record["deals"]:
+        for entry in deal["plays"]:
+            del entry["basra"]
+    assert replay(record).is_over
+    number, entry = first(record, lambda p: p["pisti"])
+    entry["pisti"] = 0
+    rejected(record, rf"^deal 1, play {number}: the record says no pişti, the rules give one")
+
+
 def test_missing_or_bad_pile_fields_are_named() -> None:
     record = pile_record()
     deal = record["deals"][0]

@@ -371,9 +371,11 @@ def _replay_play(match: Match, entry: Any, here: str) -> None:
     card = _cards([_get(entry, "card", str, here)], here)[0]
     listed = _cards(_get(entry, "captured", list, here), here)
     captured = _mask(listed, here)
-    basra = _get(entry, "basra", bool, here)
     pile = state.table.pile
     pisti = _get(entry, "pisti", int, here) if pile else 0
+    # A pile game's play may give its pişti alone: basra then follows from it.
+    basra = (pisti > 0 if pile and "basra" not in entry
+             else _get(entry, "basra", bool, here))
     if pile and listed and listed != list(state.laid):
         raise RecordError(f"{here}: captured lists {_pile_text(listed)}, but the pile lay "
                           f"{_pile_text(state.laid)} (bottom to top); a capture takes the "
