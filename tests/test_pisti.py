@@ -868,17 +868,8 @@ def test_no_seat_ever_sees_a_face_down_card_it_should_not(game: tuple[str, int],
         match.play(move)
 
 
-# The layers that do not play the pile games yet refuse them in one line (issue 41)
-
-
-def test_records_refuse_the_pile_family() -> None:
-    from basra.record import Player, RecordError, match_record, replay
-
-    match = Match(make_rules("pisti"), seed=1, variant="pisti")
-    with pytest.raises(ValueError, match="does not hold the pile family pisti yet"):
-        match_record(match, [Player("a", "human"), Player("b", "human")])
-    with pytest.raises(RecordError, match="does not hold the pile family pisti yet"):
-        replay({"format": "basra-record/1", "rules": make_rules("xeri").to_dict()})
+# The layers that do not play the pile games yet refuse them in one line (issue 41);
+# records hold them (test_pile_record.py)
 
 
 def test_only_the_random_and_greedy_bots_play_the_pile_games() -> None:
@@ -913,13 +904,29 @@ def test_greedy_takes_a_pisti_over_a_larger_capture_of_nothing() -> None:
 def test_the_command_line_and_the_web_refuse_the_pile_games() -> None:
     from basra.cli.common import UserError, resolve_rules
 
-    with pytest.raises(UserError, match="pisti is not yet playable from the command line"):
+    with pytest.raises(UserError, match="pisti is not yet playable by this command"):
         resolve_rules("pişti", None, [], None)
+    assert resolve_rules("xeri", 4, [], None, pile_games=True)[0] == "xeri"
     from basra.server.table import ConfigError, TableConfig, variants_listing
 
     with pytest.raises(ConfigError, match="xeri is not yet playable on the web"):
         TableConfig.parse({"variant": "xeri"})
     assert {"pisti", "xeri"}.isdisjoint(v["name"] for v in variants_listing())
+
+
+def test_analysis_puzzles_and_the_web_replay_refuse_pile_records() -> None:
+    from basra.record import Player, RecordError, match_record
+    from basra.server.replay import replay_frames
+    from basra.study.puzzles import mine_record
+
+    match = Match(make_rules("pisti"), seed=4, variant="pisti")
+    rng = random.Random(4)
+    while match.deal_in_progress:
+        match.play(rng.choice(match.legal_moves()))
+    record = match_record(match, [Player("a", "human"), Player("b", "bot")])
+    assert mine_record(record) == []
+    with pytest.raises(RecordError, match="the web app does not show the pile game pisti yet"):
+        replay_frames(record)
 
 
 def test_the_compiled_path_refuses_the_pile_games() -> None:

@@ -29,11 +29,12 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import CARD_NAMES, card_names, parse_card
-from .match import DealHistory, Match
+from .match import DealHistory, Match, Play
 from .rules import PILE_FAMILIES, Rules, RulesError
 from .state import DealScore, Layout, layout_seats, make_move
 
-__all__ = ["FORMAT", "Player", "RecordError", "dumps", "loads", "match_record", "replay"]
+__all__ = ["FORMAT", "Player", "RecordError", "dumps", "loads", "match_record", "pile_orders",
+           "replay"]
 
 FORMAT = "basra-record/1"
 
@@ -74,19 +75,43 @@ def _score_dict(score: DealScore) -> dict[str, Any]:
     out["carry_out"] = score.carry_out
     if score.clubs:
         out["clubs"] = list(score.clubs)
+    if score.pistis:
+        out["pistis"] = [list(counts) for counts in score.pistis]
     return out
 
 
-def _leftover_dict(deal: DealHistory) -> dict[str, Any] | None:
+def pile_orders(layout: Layout, plays: Sequence[Play]) -> list[tuple[int, ...]]:
+    """Pile games: the pile, bottom to top, before each play and after the last one.
+
+    A capture takes the whole pile and leaves it empty; any other play is laid on top.
+
+    >>> from basra.cards import parse_cards
+    >>> layout = Layout(0, tuple(parse_cards("2C 3D 4H 5S")), ((), ()), ())
+    >>> steps = [Play(1, parse_cards("9S")[0], 0, False), Play(0, parse_cards("9H")[0], 1, False)]
+    >>> [card_names(sum(1 << c for c in pile)) for pile in pile_orders(layout, steps)]
+    [['2C', '3D', '4H', '5S'], ['2C', '3D', '4H', '5S', '9S'], []]
+    """
+    pile = layout.floor
+    orders = [pile]
+    for made in plays:
+        pile = () if made.captured else (*pile, made.card)
+        orders.append(pile)
+    return orders
+
+
+def _leftover_dict(deal: DealHistory, pile: bool = False) -> dict[str, Any] | None:
     if not deal.leftover:
         return None
+    if pile:  # the pile as it lay, bottom to top
+        order = pile_orders(deal.layout, deal.plays)[-1]
+        return {"seat": deal.leftover_seat, "cards": [CARD_NAMES[c] for c in order]}
     if deal.shares:
         return {"seat": deal.leftover_seat, "cards": [CARD_NAMES[c] for c, _ in deal.shares],
                 "sides": [side for _, side in deal.shares]}
     return {"seat": deal.leftover_seat, "cards": card_names(deal.leftover)}
 
 
-def _deal_dict(deal: DealHistory) -> dict[str, Any]:
+def _deal_dict(deal: DealHistory, pile: bool = False) -> dict[str, Any]:
     layout = deal.layout
     out: dict[str, Any] = {
         "dealer": layout.dealer,
@@ -100,11 +125,21 @@ def _deal_dict(deal: DealHistory) -> dict[str, Any]:
             for p in deal.plays
         ],
     }
+    if pile:
+        del out["buried"]  # a pile game buries nothing; it has a face-down pile instead
+        out["floor_down"] = [CARD_NAMES[c] for c in layout.floor_down]
+        out["bottom_card"] = CARD_NAMES[layout.bottom_card] if layout.bottom_card >= 0 else None
+        out["turned"] = [CARD_NAMES[c] for c in layout.turned]
+        orders = pile_orders(layout, deal.plays)
+        for entry, made, before in zip(out["plays"], deal.plays, orders, strict=False):
+            if made.captured:  # the whole pile, bottom to top
+                entry["captured"] = [CARD_NAMES[c] for c in before]
+            entry["pisti"] = made.pisti
     seats = layout_seats(layout)
     if len(seats) != len(layout.hands):
         out = {"dealer": out.pop("dealer"), "seats": list(seats), **out}
     if deal.score is not None:
-        out["leftover"] = _leftover_dict(deal)
+        out["leftover"] = _leftover_dict(deal, pile)
         out["score"] = _score_dict(deal.score)
     return out
 
@@ -113,9 +148,6 @@ def match_record(match: Match, players: Sequence[Player]) -> dict[str, Any]:
     """The record of a match, finished or not (an unfinished one has no ``result``)."""
     if len(players) != match.rules.players:
         raise ValueError(f"{len(players)} players named for {match.rules.players} seats")
-    if match.rules.family in PILE_FAMILIES:
-        raise ValueError(f"{FORMAT} does not hold the pile family {match.rules.family} yet "
-                         "(its pile order and face-down cards)")
     record: dict[str, Any] = {
         "format": FORMAT,
         "variant": match.variant,
@@ -124,7 +156,8 @@ def match_record(match: Match, players: Sequence[Player]) -> dict[str, Any]:
     }
     if match.seed is not None:
         record["seed"] = match.seed
-    record["deals"] = [_deal_dict(deal) for deal in match.deals]
+    pile = match.rules.family in PILE_FAMILIES
+    record["deals"] = [_deal_dict(deal, pile) for deal in match.deals]
     if match.winner is not None:
         record["result"] = {"totals": list(match.totals), "winner": match.winner,
                             "target": match.target}
@@ -202,8 +235,6 @@ def replay(record: dict[str, Any]) -> Match:
         rules = Rules.from_dict(_get(record, "rules", dict, "record"))
     except RulesError as error:
         raise RecordError(f"rules: {error}") from None
-    if rules.family in PILE_FAMILIES:
-        raise RecordError(f"rules: {FORMAT} does not hold the pile family {rules.family} yet")
     variant = record.get("variant", "custom")
     players = _get(record, "players", list, "record")
     if len(players) != rules.players:
@@ -263,10 +294,27 @@ def _resigned(result: Any, sides: int) -> list[int]:
     return list(listed)
 
 
+_PILE_FIELDS = ("floor_down", "bottom_card", "turned")
+
+
+def _pile_layout_fields(deal: dict[str, Any],
+                        where: str) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """A pile game's ``floor_down``, ``bottom_card`` and ``turned``, read and typed."""
+    down = tuple(_cards(_get(deal, "floor_down", list, where), f"{where} floor_down"))
+    if "bottom_card" not in deal:
+        raise RecordError(f"{where}: missing 'bottom_card'")
+    named = deal["bottom_card"]
+    bottom = -1 if named is None else _cards([named], f"{where} bottom_card")[0]
+    listed = deal.get("turned")
+    turned = () if listed is None else tuple(_cards(listed, f"{where} turned"))
+    return down, bottom, turned
+
+
 def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
     where = f"deal {index}"
     if match.is_over:
         raise RecordError(f"{where}: the match was already over")
+    pile = match.rules.family in PILE_FAMILIES
     dealer = _get(deal, "dealer", int, where)
     floor = _cards(_get(deal, "floor", list, where), f"{where} floor")
     hands = [_cards(hand, f"{where} hands") for hand in _get(deal, "hands", list, where)]
@@ -274,8 +322,18 @@ def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
     # Absent (records written before it existed) or null: unknown, taken as none.
     listed = deal.get("buried")
     buried = [] if listed is None else _cards(listed, f"{where} buried")
+    down: tuple[int, ...] = ()
+    turned: tuple[int, ...] = ()
+    bottom = -1
+    if pile and isinstance(deal, dict):
+        down, bottom, turned = _pile_layout_fields(deal, where)
+    else:
+        for key in _PILE_FIELDS:
+            if key in deal:
+                raise RecordError(f"{where}: {key!r} belongs to the pile games, not to the "
+                                  f"{match.rules.family} family")
     layout = Layout(dealer, tuple(floor), tuple(map(tuple, hands)), tuple(stock),
-                    tuple(buried))
+                    tuple(buried), down, bottom, turned)
     if "seats" in deal and deal["seats"] != list(layout_seats(layout)):
         raise RecordError(f"{where}: seats {deal['seats']!r} are not the seats dealt cards "
                           f"{list(layout_seats(layout))}")
@@ -295,8 +353,12 @@ def _replay_deal(match: Match, deal: Any, index: int, *, is_last: bool) -> None:
         if not is_last or "score" in deal:
             raise RecordError(f"{where}: the deal is unfinished ({len(plays)} plays)")
         return
-    _check_leftover(deal, history, where)
+    _check_leftover(deal, history, where, pile)
     _check_score(_get(deal, "score", dict, where), history.score, where)
+
+
+def _pile_text(cards: Sequence[int]) -> str:
+    return " ".join(CARD_NAMES[c] for c in cards) or "(empty)"
 
 
 def _replay_play(match: Match, entry: Any, here: str) -> None:
@@ -307,18 +369,32 @@ def _replay_play(match: Match, entry: Any, here: str) -> None:
     if seat != state.to_play:
         raise RecordError(f"{here}: seat {seat} played, but it is seat {state.to_play}'s turn")
     card = _cards([_get(entry, "card", str, here)], here)[0]
-    captured = _mask(_cards(_get(entry, "captured", list, here), here), here)
-    basra = _get(entry, "basra", bool, here)
+    listed = _cards(_get(entry, "captured", list, here), here)
+    captured = _mask(listed, here)
+    pile = state.table.pile
+    pisti = _get(entry, "pisti", int, here) if pile else 0
+    # A pile game's play may give its pişti alone: basra then follows from it.
+    basra = (pisti > 0 if pile and "basra" not in entry
+             else _get(entry, "basra", bool, here))
+    if pile and listed and listed != list(state.laid):
+        raise RecordError(f"{here}: captured lists {_pile_text(listed)}, but the pile lay "
+                          f"{_pile_text(state.laid)} (bottom to top); a capture takes the "
+                          "whole pile, in its order")
     try:
         made = match.play(make_move(card, captured))
     except ValueError as error:
-        raise RecordError(f"{here}: {error}") from None
+        pile_note = f"; the pile lay {_pile_text(state.laid)}" if pile else ""
+        raise RecordError(f"{here}: {error}{pile_note}") from None
+    if pile and made.pisti != pisti:
+        says = f"a pişti of {pisti} points" if pisti else "no pişti"
+        rules = f"one of {made.pisti} points" if made.pisti else "none"
+        raise RecordError(f"{here}: the record says {says}, the rules give {rules}")
     if made.basra != basra:
         says = "a basra" if basra else "no basra"
         raise RecordError(f"{here}: the record says {says}, the rules say otherwise")
 
 
-def _check_leftover(deal: Any, history: DealHistory, where: str) -> None:
+def _check_leftover(deal: Any, history: DealHistory, where: str, pile: bool = False) -> None:
     if "leftover" not in deal:
         raise RecordError(f"{where}: missing 'leftover'")
     leftover = deal["leftover"]
@@ -334,6 +410,11 @@ def _check_leftover(deal: Any, history: DealHistory, where: str) -> None:
         expected = (f"seat {history.leftover_seat} takes {' '.join(card_names(history.leftover))}"
                     if history.leftover else "null")
         raise RecordError(f"{where}: leftover should be {expected}")
+    if pile:
+        order = pile_orders(history.layout, history.plays)[-1]
+        if listed != list(order):
+            raise RecordError(f"{where}: the leftover lists {_pile_text(listed)}, but the pile "
+                              f"lay {_pile_text(order)} (bottom to top)")
     if history.shares:
         given = _leftover_dict(history)
         assert given is not None

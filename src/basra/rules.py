@@ -56,6 +56,7 @@ __all__ = [
     "PILE_FAMILIES",
     "PILE_OPTIONS",
     "PILE_REDEAL_RULES",
+    "PILE_UNUSED_OPTIONS",
     "PRESETS",
     "SEVEN_DIAMONDS_RULES",
     "TARGET_RAISE_RULES",
@@ -506,6 +507,9 @@ _PILE_REFUSED: dict[str, tuple[object, str]] = {
 }
 """The options a pile game has no use for (spec 11.5), with the one value each may hold
 there and a pointer to the pile option that takes its place."""
+
+PILE_UNUSED_OPTIONS = tuple(_PILE_REFUSED)
+"""The options a pile game has no use for (spec 11.5): each is held at one value there."""
 
 
 def option_names() -> list[str]:

@@ -42,6 +42,7 @@ __all__ = [
     "print_table",
     "progress_bar",
     "read_text",
+    "refuse_pile_bots",
     "resolve_rules",
     "rules_options",
     "score_table",
@@ -229,11 +230,12 @@ def _rules_file_values(path: Path) -> dict[str, Any]:
 
 
 def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence[str],
-                  rules_file: Path | None) -> tuple[str, Rules]:
+                  rules_file: Path | None, *, pile_games: bool = False) -> tuple[str, Rules]:
     """The preset's name and the rules chosen by the options of ``rules_options``.
 
     The command line wins over the rules file; a bad value that comes from the file is
-    reported with the file's name.
+    reported with the file's name. The pile games (Pişti, Xeri) are refused unless the
+    command plays them (``pile_games``).
     """
     from_file: dict[str, Any] = {}
     variant_from_file = players_from_file = False
@@ -262,9 +264,9 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
         found = preset(variant or "egyptian")
     except RulesError as error:
         raise in_file(error) if variant_from_file else error from None
-    if found.rules.family in PILE_FAMILIES:
-        raise UserError(f"{found.name} is not yet playable from the command line (only "
-                        f"its rules are built; see `basra variants {found.name}`)")
+    if found.rules.family in PILE_FAMILIES and not pile_games:
+        raise UserError(f"{found.name} is not yet playable by this command (the pile games "
+                        "are played by play, capture, simulate and replay)")
     try:
         found.rules_for(players)
     except RulesError as error:
@@ -390,14 +392,14 @@ def progress_bar() -> Progress:
 
 
 def score_table(rules: Rules, score: dict[str, Any],
-                names: Sequence[str] | None = None) -> Table:
+                names: Sequence[str] | None = None, variant: str = "") -> Table:
     """A deal's score, side by side, as the record and the match give it; the columns are
     the sides (by the players' names when given)."""
     table = Table()
     table.add_column("")
     for side in range(rules.sides):
         table.add_column(escape(side_name(rules, side, names)), justify="right")
-    word = bonus_word(rules)
+    word = bonus_word(rules, variant)
     rows = [("cards", "cards"), ("card_points", "card points"), ("basras", f"{word}s"),
             ("basra_points", f"{word} points" + (" (after cancelling)"
                                                    if rules.basra_cancel else ""))]
@@ -407,17 +409,40 @@ def score_table(rules: Rules, score: dict[str, Any],
         rows.append(("clubs", "clubs"))
     for key, label in (*rows, ("total", "deal total")):
         table.add_row(label, *(str(v) for v in score[key]))
+        if key == "basras" and score.get("pistis"):
+            table.add_row("  with a Jack on a Jack",
+                          *(str(jack) for _, jack in score["pistis"]))
     return table
 
 
-def bonus_word(rules: Rules) -> str:
-    """What the rules call a capture that clears the floor: basra, or sur in Pasur."""
+def bonus_word(rules: Rules, variant: str = "") -> str:
+    """What the rules call their bonus capture: basra, sur in Pasur, pişti in the pile
+    games (xeri under the ``xeri`` preset)."""
+    if rules.family in PILE_FAMILIES:
+        return "xeri" if variant == "xeri" else "pişti"
     return "sur" if rules.family == "pasur" else "basra"
 
 
-def game_title(rules: Rules) -> str:
-    """The game's name as a title: Basra, or Pasur."""
+def game_title(rules: Rules, variant: str = "") -> str:
+    """The game's name as a title: Basra, Pasur, Pişti or Xeri."""
+    if rules.family in PILE_FAMILIES:
+        return "Xeri" if variant == "xeri" else "Pişti"
     return rules.family.capitalize()
+
+
+PILE_BOTS = ("random", "greedy")
+"""The levels that play the pile games (the others refuse them)."""
+
+
+def refuse_pile_bots(rules: Rules, bots: Sequence[str], what: str) -> None:
+    """A one-line :class:`UserError` for a bot that does not play the pile game of
+    ``rules``."""
+    if rules.family not in PILE_FAMILIES:
+        return
+    for name in bots:
+        if name not in PILE_BOTS:
+            raise UserError(f"{what}: the {computer_level(name)} bot does not play the pile "
+                            f"game {rules.family} yet: use {' or '.join(PILE_BOTS)}")
 
 
 def load_master_search() -> None:

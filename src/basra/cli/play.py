@@ -17,7 +17,7 @@ from rich.table import Table
 
 from basra.bots import BOT_LEVELS, Bot, bot_label, close_bot, make_bot
 from basra.bots.master import MasterBot
-from basra.cards import InvalidCardError, parse_card
+from basra.cards import JACK, InvalidCardError, parse_card
 from basra.cli.common import (
     Number,
     UserError,
@@ -31,6 +31,7 @@ from basra.cli.common import (
     out,
     parse_bots,
     print_table,
+    refuse_pile_bots,
     resolve_rules,
     rules_options,
     score_table,
@@ -39,7 +40,8 @@ from basra.cli.common import (
 from basra.match import DealHistory, Match, MatchOverError, Play
 from basra.observe import observe
 from basra.players.names import computer_label, computer_name, guest_name
-from basra.record import Player, dumps, match_record
+from basra.record import Player, dumps, match_record, pile_orders
+from basra.rules import PILE_FAMILIES
 from basra.state import move_captured, move_card
 
 WIDTH = 80
@@ -73,6 +75,32 @@ def _short(name: str) -> str:
     return name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 1] + "…"
 
 
+PILE_BACK = "##"
+"""A face-down card of the pile."""
+
+
+def _shown_order(mask: int) -> list[int]:
+    """The stock's shown cards as they lie, the bottom card first (the Jacks sent under the
+    stock after it)."""
+    return sorted(_cards(mask), key=lambda card: card >> 2 == JACK)
+
+
+def pile_markup(pile: Sequence[int]) -> str:
+    """A pile game's pile as a stack (markup): its top card, its count, and the cards bottom
+    to top, ``##`` for each face-down card (``-1``).
+
+    >>> pile_markup([-1, -1, 20, 26])
+    'top [red]7♦[/] · 4 cards: ## ## 6♠ [red]7♦[/] (bottom to top)'
+    >>> pile_markup([])
+    '(empty: the next card starts it)'
+    """
+    if not pile:
+        return "(empty: the next card starts it)"
+    cards = " ".join(PILE_BACK if card < 0 else card_markup(card) for card in pile)
+    count = f"{len(pile)} card{'s' if len(pile) > 1 else ''}"
+    return f"top {card_markup(pile[-1])} · {count}: {cards} (bottom to top)"
+
+
 class TerminalGame:
     """One human seat against computer players, in the terminal.
 
@@ -90,6 +118,10 @@ class TerminalGame:
         self.bots = bots
         self.names = names
         self.record_path = record_path
+        self.pile = self.rules.family in PILE_FAMILIES
+        """A pile game (Pişti, Xeri): the floor is drawn as a stack."""
+        self.word = bonus_word(self.rules, match.variant)
+        """What the game calls its bonus capture: basra, sur, pişti or xeri."""
         levels = levels or {seat: computer_level(names[seat]) for seat in bots}
         self.short = [
             _short(names[seat]) if seat == human else computer_name(seat)
@@ -126,7 +158,8 @@ class TerminalGame:
     def show_start(self) -> None:
         rules = self.rules
         teams = " in partnerships" if rules.partnership else ""
-        out.print(f"[bold]{game_title(rules)}[/] · {escape(self.match.variant)} · "
+        out.print(f"[bold]{game_title(rules, self.match.variant)}[/] · "
+                  f"{escape(self.match.variant)} · "
                   f"{rules.players} players"
                   f"{teams} · first to {rules.target} points")
         me = "" if self.names[self.human] == "you" else f" ({escape(self.short[self.human])})"
@@ -153,14 +186,36 @@ class TerminalGame:
         out.print(f"Cards taken this deal: {taken}")
         basras = [f"{self.side(s)} {view.basras[s]}" for s in sides if view.basras[s]]
         if basras:
-            out.print(f"{bonus_word(rules).capitalize()}s this deal: {' · '.join(basras)}")
+            out.print(f"{self.word.capitalize()}s this deal: {' · '.join(basras)}")
         hands = " · ".join(f"{escape(self.short[s])} {view.hand_counts[s]}"
                            for s in range(rules.players) if s != self.human)
-        out.print(f"Cards in hand: {hands} · stock {view.stock_count}")
-        out.print(f"[bold]Floor:[/] {cards_markup(state.floor) if state.floor else '(empty)'}")
+        stock = f"stock {view.stock_count}"
+        if self.pile and view.stock_shown:
+            stock += f" (bottom card {cards_markup(_shown_order(view.stock_shown))})"
+        out.print(f"Cards in hand: {hands} · {stock}")
+        if self.pile:
+            out.print(f"[bold]Pile:[/] {pile_markup(view.pile)}")
+        else:
+            out.print(f"[bold]Floor:[/] "
+                      f"{cards_markup(state.floor) if state.floor else '(empty)'}")
         hand = "  ".join(f"[bold]{i})[/] {card_markup(c)}" for i, c in
                          enumerate(_cards(view.hand), 1))
         out.print(f"[bold]Your hand:[/] {hand}")
+
+    def show_pile_deal(self) -> None:
+        """What every seat sees of a pile game's deal: the face-down cards, the Jacks turned
+        up and the stock's bottom card."""
+        layout = self.match.deals[-1].layout
+        down = len(layout.floor_down)
+        if down:
+            out.print(f"The pile is dealt with {down} cards face down under its top card.")
+        if layout.turned:
+            out.print(f"Turned up from the pile: {cards_markup(list(layout.turned))} "
+                      f"({self.rules.centre_jack}).")
+        if layout.bottom_card >= 0:
+            dealer = "you" if layout.dealer == self.human else escape(self.labels[layout.dealer])
+            out.print(f"The stock's bottom card, shown to all, is "
+                      f"{card_markup(layout.bottom_card)}: it goes to {dealer} last.")
 
     def show_hints(self) -> None:
         assert self.hints is not None
@@ -234,10 +289,18 @@ class TerminalGame:
         mine = play.seat == self.human
         verb, take = ("play", "take") if mine else ("plays", "takes")
         line = f"{self.who(play.seat)} {verb} {card_markup(play.card)}"
-        if play.captured:
+        if self.pile:  # the pile's cards by their count: some may lie face down
+            if play.captured:
+                count = play.captured.bit_count()
+                line += f" and {take} the pile ({count} card{'s' if count > 1 else ''})"
+                if play.pisti:
+                    line += f"  [bold yellow]{self.word.upper()}! +{play.pisti}[/]"
+            else:
+                line += " onto the pile."
+        elif play.captured:
             line += f" and {take} {cards_markup(play.captured)}"
             if play.basra:
-                line += f"  [bold yellow]{bonus_word(self.rules).upper()}![/]"
+                line += f"  [bold yellow]{self.word.upper()}![/]"
         else:
             line += " to the floor."
         out.print(line)
@@ -251,11 +314,17 @@ class TerminalGame:
         elif history.leftover:
             to = "you" if history.leftover_seat == self.human else escape(
                 self.short[history.leftover_seat])
-            out.print(f"The floor ({cards_markup(history.leftover)}) goes to {to}, "
-                      "the last to capture.")
+            what, left = "floor", cards_markup(history.leftover)
+            if self.pile:
+                what, left = "pile", cards_markup(pile_orders(history.layout,
+                                                              history.plays)[-1])
+            out.print(f"The {what} ({left}) goes to {to}, the last to capture.")
         score = history.score._asdict()
+        if self.pile:
+            score["pistis"] = [list(counts) for counts in history.score.pistis]
         out.print()
-        print_table(score_table(self.rules, score, self.short), f"Deal {number} score")
+        print_table(score_table(self.rules, score, self.short, self.match.variant),
+                    f"Deal {number} score")
         if score["carry_out"]:
             out.print(f"Majority tied: {score['carry_out']} points carry to the next deal.")
         out.print("Match totals: " + " · ".join(
@@ -271,6 +340,8 @@ class TerminalGame:
                 dealer = match.state.dealer
                 deals = "You deal" if dealer == self.human else f"{self.who(dealer)} deals"
                 out.print(f"\n[bold]Deal {deal_number}[/]: {deals}.")
+                if self.pile:
+                    self.show_pile_deal()
                 playing = match.state.seats
                 if len(playing) < self.rules.players:
                     who = _and([self.who(s) for s in sorted(playing)])
@@ -323,13 +394,18 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     The record is saved when the match ends, or when you stop: 'quit' or the end of
     input (exit code 0), or Ctrl-C (exit code 130).
     """
-    variant_name, rules = resolve_rules(variant, players, rule_items, rules_file)
+    variant_name, rules = resolve_rules(variant, players, rule_items, rules_file,
+                                        pile_games=True)
     if not 0 <= seat < rules.players:
         raise UserError(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
     if not name.strip():
         name = guest_name(seat)
     others = [s for s in range(rules.players) if s != seat]
     bot_names = parse_bots(opponents, len(others), "--opponents")
+    refuse_pile_bots(rules, bot_names, "--opponents")
+    if hints and rules.family in PILE_FAMILIES:
+        raise UserError(f"--hints: the master bot gives no hints in the pile game "
+                        f"{variant_name} yet")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     match = Match(rules, seed, variant=variant_name)

@@ -11,6 +11,7 @@ from rich.markup import escape
 from basra.cards import parse_card
 from basra.cli.common import (
     UserError,
+    bonus_word,
     card_markup,
     cards_markup,
     cli,
@@ -23,6 +24,7 @@ from basra.cli.common import (
     side_name,
 )
 from basra.record import RecordError, loads, replay
+from basra.rules import PILE_FAMILIES
 
 
 @cli.command(name="replay")
@@ -56,23 +58,34 @@ def replay_command(file: Path, as_json: bool) -> None:
               soft_wrap=True)
     for seat, label in enumerate(labels):
         out.print(f"  seat {seat}: {escape(label)}")
+    word = bonus_word(rules, match.variant)
+    pile = rules.family in PILE_FAMILIES
     running = [0] * rules.sides
     for number, deal in enumerate(deals, 1):
         plays = deal["plays"]
         out.print()
-        out.print(f"[bold]Deal {number}[/] (dealer: {escape(short[deal['dealer']])}), floor "
-                  f"{cards_markup([parse_card(c) for c in deal['floor']])}, "
-                  f"{len(plays)} plays")
+        floor = cards_markup([parse_card(c) for c in deal["floor"]])
+        if pile:
+            down = len(deal["floor_down"])
+            floor = f"pile {floor} (bottom to top" + (f", {down} face down)" if down else ")")
+            if deal.get("bottom_card"):
+                floor += f", bottom card {card_markup(parse_card(deal['bottom_card']))}"
+        else:
+            floor = f"floor {floor}"
+        out.print(f"[bold]Deal {number}[/] (dealer: {escape(short[deal['dealer']])}), "
+                  f"{floor}, {len(plays)} plays")
         for play in plays:
             if play["basra"]:
                 taken = cards_markup([parse_card(c) for c in play["captured"]])
-                out.print(f"  basra by {escape(short[play['seat']])}: "
-                          f"{card_markup(parse_card(play['card']))} takes {taken}")
+                points = f" ({play['pisti']} points)" if pile else ""
+                out.print(f"  {word} by {escape(short[play['seat']])}: "
+                          f"{card_markup(parse_card(play['card']))} takes {taken}{points}")
         if "score" in deal:
             score = deal["score"]
             for side, points in enumerate(score["total"]):
                 running[side] += points
-            print_table(score_table(rules, score, short), f"Deal {number} score")
+            print_table(score_table(rules, score, short, match.variant),
+                        f"Deal {number} score")
             out.print("Match totals: " + " · ".join(
                 f"{escape(side_name(rules, s, short))} {t}" for s, t in enumerate(running)))
         else:

@@ -21,6 +21,7 @@ from basra.cli.common import (
     plural,
     print_table,
     progress_bar,
+    refuse_pile_bots,
     resolve_rules,
     rules_options,
     side_name,
@@ -49,8 +50,9 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
              rules_file: Path | None, matches: int, seed: int, bots_text: str,
              records_dir: Path | None, think_ms: int, max_deals: int, as_json: bool) -> None:
     """Play complete matches between computer players and summarise them."""
-    name, rules = resolve_rules(variant, players, rule_items, rules_file)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file, pile_games=True)
     bot_names = parse_bots(bots_text, rules.players, "--bots", rules.sides)
+    refuse_pile_bots(rules, bot_names, "--bots")
     paths: list[Path] = []
     if records_dir is not None:
         paths = claim_record_paths(records_dir, [f"match-{seed + i}.json" for i in range(matches)])
@@ -100,7 +102,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
         click.echo(json.dumps(summary))
         return
     table = Table()
-    for column in ("side", "bots", "wins", "points/deal", f"{bonus_word(rules)}s/deal"):
+    for column in ("side", "bots", "wins", "points/deal", f"{bonus_word(rules, name)}s/deal"):
         table.add_column(column)
     for side in range(rules.sides):
         seats = [s for s in range(rules.players) if rules.side_of[s] == side]

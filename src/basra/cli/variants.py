@@ -7,8 +7,17 @@ import json
 import click
 from rich.table import Table
 
-from basra.cli.common import cli, print_table
-from basra.rules import PRESETS, Preset, Rules, option_names, preset
+from basra.cli.common import cli, out, print_table
+from basra.rules import (
+    PILE_FAMILIES,
+    PILE_OPTIONS,
+    PILE_UNUSED_OPTIONS,
+    PRESETS,
+    Preset,
+    Rules,
+    option_names,
+    preset,
+)
 
 
 def _or(counts: list[int]) -> str:
@@ -38,7 +47,7 @@ def _option_value(rules: Rules, name: str) -> str:
     return str(value)
 
 
-def _summary_text(rules: Rules) -> str:
+def _summary_text(rules: Rules, name: str = "") -> str:
     """A preset's rules in one short paragraph, as the variants table shows them."""
     points = f"points {_option_value(rules, 'card_points')}"
     end = f"to {rules.target}{' (rises on a tie)' if rules.tie_rule == 'raise' else ''}"
@@ -46,7 +55,8 @@ def _summary_text(rules: Rules) -> str:
         redeal = "" if rules.pile_redeal == "none" else f", redeal {rules.pile_redeal}"
         return (f"one pile: its top card's rank or a Jack takes it all; hand "
                 f"{rules.hand_size}; pile {rules.floor_size} ({rules.pile_down} down{redeal}); "
-                f"pişti {rules.pisti_points}, Jack on Jack {rules.jack_pisti_points}; "
+                f"{'xeri' if name == 'xeri' else 'pişti'} {rules.pisti_points}, Jack on Jack "
+                f"{rules.jack_pisti_points}; "
                 f"majority {rules.majority_points}; {points}; {end}")
     if rules.family == "pasur":
         redeal = ", redeal on 2 J, 3 Q or 3 K" if rules.floor_redeal else ""
@@ -90,10 +100,14 @@ def variants(name: str | None, as_json: bool, as_markdown: bool) -> None:
         table.add_row("players", players_text(found))
         teams = [n for n in found.players if n in found.partnership_players]
         table.add_row("partnership", f"with {_or(teams)} players" if teams else "no")
+        pile = rules.family in PILE_FAMILIES
+        unused = PILE_UNUSED_OPTIONS if pile else PILE_OPTIONS
         for option in option_names():
-            if option not in ("players", "partnership"):
+            if option not in ("players", "partnership", *unused):
                 table.add_row(option, _option_value(rules, option))
         print_table(table, f"{found.name}: {found.description}")
+        if pile:
+            out.print(f"Not used by the pile games: {', '.join(unused)}.", soft_wrap=True)
         return
     table = Table()
     table.add_column("variant", no_wrap=True)
@@ -101,6 +115,6 @@ def variants(name: str | None, as_json: bool, as_markdown: bool) -> None:
     table.add_column("rules")
     for found in chosen:
         rules = found.rules_for()
-        summary = _summary_text(rules)
+        summary = _summary_text(rules, found.name)
         table.add_row(found.name, players_text(found, "\n"), summary)
     print_table(table, "Variants (basra variants NAME shows every option)")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from basra.cards import CARD_NAMES, card_names
-from basra.record import replay
+from basra.record import RecordError, replay
+from basra.rules import PILE_FAMILIES
 from basra.state import DealState, apply, make_move, start_deal
 
 from .views import deal_score_view
@@ -32,6 +33,8 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     """``{"record": summary, "frames": [...]}``; raises ``RecordError`` for a bad record."""
     match = replay(record)
     rules = match.rules
+    if rules.family in PILE_FAMILIES:
+        raise RecordError(f"the web app does not show the pile game {match.variant} yet")
     totals = [0] * rules.sides
     frames: list[dict[str, Any]] = []
     for number, deal in enumerate(match.deals, start=1):

@@ -52,6 +52,7 @@ from basra.match import Match
 from basra.observe import observe_state
 from basra.position import PositionError, parse_position, position_text
 from basra.record import replay
+from basra.rules import PILE_FAMILIES
 from basra.state import DealState, apply, deal_score, legal_moves, make_move, move_text, parse_move
 from basra.study.analysis import move_words
 
@@ -456,9 +457,11 @@ def _positions(match: Match) -> Iterator[tuple[int, int, DealState, int]]:
 def mine_record(record: dict[str, Any], name: str = "record", *,
                 min_gap: float = MIN_GAP) -> list[Puzzle]:
     """Every puzzle found in a record's positions (the record is replayed and checked
-    first; a bad record raises :class:`basra.record.RecordError`)."""
+    first; a bad record raises :class:`basra.record.RecordError`). Puzzles come from
+    two-player deals of the basra and pasur families only."""
     match = replay(record)
-    if match.rules.players != 2 or match.rules.sides != 2:
+    if (match.rules.players != 2 or match.rules.sides != 2
+            or match.rules.family in PILE_FAMILIES):
         return []
     found = []
     for deal, play, state, carry in _positions(match):
