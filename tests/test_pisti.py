@@ -922,13 +922,6 @@ def test_the_command_line_and_the_web_refuse_the_pile_games() -> None:
     assert {"pisti", "xeri"}.isdisjoint(v["name"] for v in variants_listing())
 
 
-def test_the_compiled_path_refuses_the_pile_games() -> None:
-    from basra.fast.core import FastRules
-
-    with pytest.raises(ValueError, match="compiled path does not play the pile family"):
-        FastRules(make_rules("pisti"))
-
-
 def test_variants_lists_the_pile_presets() -> None:
     from click.testing import CliRunner
 
