@@ -498,7 +498,7 @@ def pile_capture(st: Array, card: int) -> int:
     floor = st[S_FLOOR]
     if floor and (card >> 2 == JACK_RANK
                   or card >> 2 == st[S_LAID + st[S_LAID_COUNT] - 1] >> 2):
-        return floor
+        return int(floor)
     return 0
 
 
