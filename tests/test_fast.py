@@ -198,6 +198,14 @@ def test_the_compiled_search_refuses_the_pile_games() -> None:
     view = observe(match, match.state.to_play)
     with pytest.raises(ValueError, match="compiled search does not play the pile family"):
         core.observation_search(view, 0.0, 1, samples=8)
+    # nor does the expert's rollout policy (it weighs replies on a floor of loose cards)
+    fast = core.fast_rules(view.rules)
+    moves = np.array(view.legal_moves, np.int64)
+    with pytest.raises(ValueError, match="does not play the pile games"):
+        kernels.policy_move(fast.cfg, fast.cards, core.to_array(match.state), moves,
+                            len(moves), np.array([1], np.uint64), 4,
+                            np.empty(kernels.MAX_MOVES, np.int64), fast.options, fast.memo,
+                            np.empty(52))
 
 
 def test_compiled_random_deals_are_reproducible() -> None:
