@@ -1,9 +1,10 @@
 """The long differential run: millions of random plays through the reference core and the
 compiled path, every legal-move list, state and deal score compared.
 
-Cycles through every preset and player count, an extra deal between tied seats, and
-random house rules (every option that changes capturing, basras or scoring), until at
-least PLAYS plays were checked::
+Cycles through every preset and player count (the pile games Pişti and Xeri among them),
+an extra deal between tied seats, and random house rules (every option that changes
+capturing, basras, piştis, the pile's deal or scoring), until at least PLAYS plays were
+checked::
 
     python benchmarks/fast_differential.py --plays 2000000
 

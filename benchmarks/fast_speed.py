@@ -152,6 +152,9 @@ def main() -> None:
     loops["basra egyptian/2 compiled"] = (compiled_loop("egyptian", 2, 1), 5000)
     loops["basra egyptian/4 compiled"] = (compiled_loop("egyptian", 4, 1), 5000)
     loops["basra pasur/2 compiled"] = (compiled_loop("pasur", 2, 1), 5000)
+    loops["basra pisti/2 compiled"] = (compiled_loop("pisti", 2, 1), 20000)
+    loops["basra xeri/2 compiled"] = (compiled_loop("xeri", 2, 1), 20000)
+    loops["basra pisti/2 reference (Python loop)"] = (reference_loop("pisti", 2, 1), 50)
     figures: dict[str, Any] = {"seconds": args.seconds, "runs": args.runs, "clock": args.clock,
                                "deals_per_second": {}}
     for label, (play, chunk) in loops.items():
@@ -168,6 +171,10 @@ def main() -> None:
             ratio = compiled / rates[label]
             figures[f"compiled_vs_{game}"] = round(ratio, 1)
             print(f"compiled egyptian/2 vs openspiel {game}: {ratio:,.0f}x")
+    if "basra pisti/2 compiled" in rates:
+        ratio = rates["basra pisti/2 compiled"] / compiled
+        figures["compiled_pisti_vs_egyptian"] = round(ratio, 2)
+        print(f"compiled pisti/2 vs egyptian/2: {ratio:,.1f}x")
     if not args.no_compile_times:
         compiling, loading = first_call_seconds()
         figures["first_call_compile_seconds"] = round(compiling, 2)

@@ -18,12 +18,14 @@ from basra.fast.check import (
     differential_state,
     random_rules,
 )
-from basra.rules import PRESETS, make_rules
-from basra.state import DealState, apply, legal_moves, new_deal
+from basra.rules import PILE_FAMILIES, PRESETS, make_rules
+from basra.state import DealState, apply, deal_score, legal_moves, new_deal
 
-# The compiled path does not play the pile games yet (issue 41): it refuses them.
-GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players
-         if found.rules.family != "pisti"]
+GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
+# The compiled search does not play the pile games yet: it refuses them.
+SEARCH_GAMES = [(name, players) for name, players in GAMES
+                if PRESETS[name].rules.family not in PILE_FAMILIES]
+PILE_GAMES = [(name, players) for name, players in GAMES if (name, players) not in SEARCH_GAMES]
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -76,6 +78,136 @@ def test_compiled_deals_hold_every_card_once(name: str, players: int) -> None:
         assert state.hands[state.to_play].bit_count() == rules.hand_size
 
 
+def test_pile_games_with_every_deal_option_play_the_same() -> None:
+    """Both presets with 4 independent players, and each house rule of the deal and the
+    pişti (spec 9.10 and 10.10)."""
+    variations: list[tuple[str, int, dict[str, str]]] = [
+        ("pisti", 4, {"partnership": "false"}),
+        ("pisti", 2, {"centre_jack": "to_stock"}),
+        ("pisti", 3, {"bottom_card": "hidden", "kitty_view": "capturer"}),
+        ("pisti", 2, {"jack_pisti": "lone", "last_play_pisti": "true"}),
+        ("xeri", 2, {"pile_redeal": "top_pair_or_jack", "jack_pisti": "lone"}),
+        ("xeri", 4, {"pile_redeal": "none", "last_play_pisti": "true",
+                     "majority_tie": "carry"}),
+    ]
+    for number, (name, players, overrides) in enumerate(variations):
+        rules = make_rules(name, players, overrides=overrides)
+        assert differential_deals(rules, deals=4, seed=number) == 4 * (52 - rules.floor_size)
+
+
+@pytest.mark.parametrize(("name", "players"), PILE_GAMES)
+def test_compiled_pile_deals_are_dealt_by_the_rules(name: str, players: int) -> None:
+    """The compiled deal of a pile game (its own random numbers): every card once, a pile
+    whose top card is face up and no Jack, at most ``pile_down`` face-down cards below it,
+    Xeri's pile re-dealt until it passes, the bottom card shown and in the dealer's last
+    batch; and a compiled deal plays as the reference core plays it."""
+    from basra.state import needs_pile_redeal
+
+    rules = PRESETS[name].rules_for(players)
+    fast = core.fast_rules(rules)
+    st = np.zeros(kernels.STATE_SIZE, np.int64)
+    rng = np.array([99], np.uint64)
+    for number in range(60):
+        kernels.new_deal(fast.cfg, st, number % players, rng)
+        state = core.from_array(st, fast.table)
+        masks = [state.floor, *state.hands, *(h for batch in state.batches for h in batch)]
+        union = 0
+        for mask in masks:
+            union |= mask
+        assert union == (1 << 52) - 1 and sum(m.bit_count() for m in masks) == 52
+        assert len(state.laid) == rules.floor_size
+        assert sum(1 << card for card in state.laid) == state.floor
+        assert state.laid[-1] >> 2 != 10  # the top card is no Jack
+        assert state.down.bit_count() <= rules.pile_down
+        assert all(card in state.laid[:-1] for card in range(52) if state.down >> card & 1)
+        assert not needs_pile_redeal(rules, state.laid)
+        if rules.bottom_card == "shown":
+            assert state.exposed.bit_count() == 1
+            assert state.exposed & state.batches[-1][state.dealer] == state.exposed
+            assert not state.exposed & kernels.JACKS
+        else:
+            assert state.exposed == 0
+        assert state.to_play == (state.dealer + 1) % players
+        assert state.kitty == -1 and not any(state.jack_pistis)
+        if number < 6:
+            differential_state(state, random.Random(number))
+
+
+def test_compiled_random_pile_deals_score_piştis() -> None:
+    """Random playouts of both presets make plain and double piştis, and a deal's card
+    points add up to the preset's: 13 in Pişti, 22 in Xeri (spec 11.7)."""
+    for name, deal_points in (("pisti", 13), ("xeri", 22)):
+        rules = make_rules(name)
+        fast = core.fast_rules(rules)
+        st = np.zeros(kernels.STATE_SIZE, np.int64)
+        rng = np.array([5], np.uint64)
+        pistis = doubles = 0
+        for number in range(400):
+            kernels.new_deal(fast.cfg, st, number % 2, rng)
+            kernels.random_playout(fast.cfg, fast.cards, st, rng, fast.moves, fast.options,
+                                   fast.memo)
+            state = core.from_array(st, fast.table)
+            assert state.is_over and not state.floor
+            assert sum(rules.card_points_of(pile) for pile in state.piles) == deal_points
+            pistis += sum(state.basras)
+            doubles += sum(state.jack_pistis)
+            totals, _ = core.deal_totals(fast, st)
+            assert totals == deal_score(state).total
+        assert pistis > doubles > 0
+
+
+@pytest.mark.parametrize(("name", "players"), PILE_GAMES)
+def test_the_compiled_greedy_plays_a_pile_game_as_the_greedy_bot(name: str,
+                                                                  players: int) -> None:
+    """Rollout policy 1 in a pile game captures when it can, preferring a pişti, and
+    otherwise lays the card worth the fewest points, the lowest of those: one of the
+    greedy bot's best cards (it values a capture by the cards it sees; every capture
+    takes the same pile, so the card it prefers is the same)."""
+    from basra.bots.simple import GreedyBot
+    from basra.observe import observe_state
+
+    rules = PRESETS[name].rules_for(players)
+    fast = core.fast_rules(rules)
+    rng = random.Random(players)
+    bot = GreedyBot(0)
+    decided = captured = 0
+    for number in range(4):
+        state = new_deal(rules, number % players, rng)
+        while not state.is_over:
+            moves = legal_moves(state)
+            if len(moves) > 1:
+                best = bot.best_moves(observe_state(state, state.to_play))
+                chosen = kernels.policy_move(
+                    fast.cfg, fast.cards, core.to_array(state), np.array(moves, np.int64),
+                    len(moves), np.array([number * 2 + 1], np.uint64), 1,
+                    np.empty(kernels.MAX_MOVES, np.int64), fast.options, fast.memo,
+                    np.empty(52))
+                assert chosen & 63 in {move & 63 for move in best}
+                assert bool(chosen >> 6) == any(move >> 6 for move in moves)
+                decided += 1
+                captured += chosen >> 6 != 0
+            state = apply(state, rng.choice(moves))
+    assert decided > 100 and captured > 10
+
+
+def test_the_compiled_search_refuses_the_pile_games() -> None:
+    from basra.match import Match
+    from basra.observe import observe
+
+    match = Match(make_rules("pisti"), seed=1)
+    view = observe(match, match.state.to_play)
+    with pytest.raises(ValueError, match="compiled search does not play the pile family"):
+        core.observation_search(view, 0.0, 1, samples=8)
+    # nor does the expert's rollout policy (it weighs replies on a floor of loose cards)
+    fast = core.fast_rules(view.rules)
+    moves = np.array(view.legal_moves, np.int64)
+    with pytest.raises(ValueError, match="does not play the pile games"):
+        kernels.policy_move(fast.cfg, fast.cards, core.to_array(match.state), moves,
+                            len(moves), np.array([1], np.uint64), 4,
+                            np.empty(kernels.MAX_MOVES, np.int64), fast.options, fast.memo,
+                            np.empty(52))
+
+
 def test_compiled_random_deals_are_reproducible() -> None:
     fast = core.fast_rules(make_rules("egyptian"))
     assert core.random_deals(fast, 50, seed=7) == core.random_deals(fast, 50, seed=7)
@@ -83,7 +215,7 @@ def test_compiled_random_deals_are_reproducible() -> None:
     assert len(totals) > 1
 
 
-@pytest.mark.parametrize(("name", "players"), GAMES)
+@pytest.mark.parametrize(("name", "players"), SEARCH_GAMES)
 def test_compiled_samples_agree_with_the_observation(name: str, players: int) -> None:
     """The compiled search deals only what the seat has not seen, and keeps every count."""
     from basra.match import Match
@@ -398,7 +530,7 @@ def test_the_tree_deals_few_deals_for_a_read_seat_that_plays_otherwise() -> None
 @pytest.mark.parametrize("options", [{"policy": 1, "prune": False, "match_bonus": 0.0,
                                       "read_styles": False}, {"policy": 4}],
                          ids=["the master before the compiled search", "expert rollouts"])
-@pytest.mark.parametrize(("name", "players"), GAMES)
+@pytest.mark.parametrize(("name", "players"), SEARCH_GAMES)
 @pytest.mark.slow
 def test_the_master_plays_legal_moves_with_other_settings(
         name: str, players: int, options: dict[str, object]) -> None:
@@ -434,7 +566,7 @@ def test_fixed_samples_do_not_depend_on_the_clock(monkeypatch: pytest.MonkeyPatc
     assert max(normal.visits) == 3000
 
 
-@pytest.mark.parametrize(("name", "players"), GAMES)
+@pytest.mark.parametrize(("name", "players"), SEARCH_GAMES)
 def test_the_compiled_expert_plays_as_the_expert(name: str, players: int) -> None:
     """Rollout policy 4 is the expert's choice, on what the seat to play may see (the
     other hands and the stock are unseen to it, not read)."""

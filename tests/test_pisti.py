@@ -929,13 +929,6 @@ def test_analysis_puzzles_and_the_web_replay_refuse_pile_records() -> None:
         replay_frames(record)
 
 
-def test_the_compiled_path_refuses_the_pile_games() -> None:
-    from basra.fast.core import FastRules
-
-    with pytest.raises(ValueError, match="compiled path does not play the pile family"):
-        FastRules(make_rules("pisti"))
-
-
 def test_variants_lists_the_pile_presets() -> None:
     from click.testing import CliRunner
 

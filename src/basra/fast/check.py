@@ -71,7 +71,8 @@ def differential_deals(rules: Rules, deals: int, seed: int,
 
 def random_rules(rng: random.Random) -> Rules:
     """A random valid rules value: a preset and player count with random house rules
-    (every option that changes what is captured, what a basra is, or the score)."""
+    (every option that changes what is captured, what a basra or a pişti is, the deal,
+    or the score)."""
     import dataclasses
 
     from basra.rules import (
@@ -79,15 +80,21 @@ def random_rules(rng: random.Random) -> Rules:
         JACK_BASRA_RULES,
         LEFTOVER_RULES,
         MAJORITY_TIE_RULES,
+        PILE_FAMILIES,
         PRESETS,
         SEVEN_DIAMONDS_RULES,
         RulesError,
     )
 
     while True:
-        # The compiled path does not play the pile family yet (issue 41).
-        preset = rng.choice([p for p in PRESETS.values() if p.rules.family != "pisti"])
+        preset = rng.choice(list(PRESETS.values()))
         base = preset.rules_for(rng.choice(preset.players))
+        if base.family in PILE_FAMILIES:
+            try:
+                pile_changes = random_pile_changes(rng, base)
+                return dataclasses.replace(base, **pile_changes)  # type: ignore[arg-type]
+            except RulesError:
+                continue
         changes: dict[str, object] = {
             "optional_capture": rng.random() < 0.3,
             "leftover": rng.choice(LEFTOVER_RULES),
@@ -115,3 +122,34 @@ def random_rules(rng: random.Random) -> Rules:
             return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
         except RulesError:
             continue
+
+
+def random_pile_changes(rng: random.Random, base: Rules) -> dict[str, object]:
+    """Random house rules of a pile game (spec 9.10 and 10.10): every option that changes
+    the deal, what a pişti is, or the score."""
+    from basra.rules import (
+        BOTTOM_CARD_RULES,
+        CENTRE_JACK_RULES,
+        JACK_PISTI_RULES,
+        MAJORITY_TIE_RULES,
+        PILE_REDEAL_RULES,
+    )
+
+    floor_size = rng.choice((0, 1, 4, 4, 4, 8))
+    return {
+        "jack_pisti": rng.choice(JACK_PISTI_RULES),
+        "last_play_pisti": rng.random() < 0.5,
+        "pisti_points": rng.choice((0, 10, 10, 7)),
+        "jack_pisti_points": rng.choice((0, 20, 20, 15)),
+        "centre_jack": rng.choice(CENTRE_JACK_RULES),
+        "bottom_card": rng.choice(BOTTOM_CARD_RULES),
+        "pile_redeal": rng.choice(PILE_REDEAL_RULES),
+        "floor_size": floor_size,
+        "pile_down": rng.randrange(max(floor_size, 1)),
+        "hand_size": rng.choice((1, 2, 4, 4, 6, 8)),
+        "majority_tie": rng.choice(MAJORITY_TIE_RULES),
+        "majority_min": rng.choice((0, 0, 27)),
+        "card_points": rng.choice((base.card_points, (("A", 1), ("10D", 3)),
+                                   (("A", 1), ("K", 1), ("Q", 1), ("J", 1), ("10", 1),
+                                    ("10D", 2), ("2C", 1)))),
+    }

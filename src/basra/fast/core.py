@@ -60,21 +60,22 @@ _CHOICE = {
     "basra": {"clear": 0, "lone": 1},
     "jack_basra": {"never": 0, "lone": 1, "lone_or_pair": 2},
     "majority_tie": {"none": 0, "carry": 1, "double": 2},
+    "jack_pisti": {"never": 0, "lone": 1},
+    "centre_jack": {"turn_next": 0, "to_stock": 1},
+    "pile_redeal": {"none": 0, "pair_or_jack": 1, "top_pair_or_jack": 2},
 }
+_FAMILY = {"basra": 0, "pasur": 1, "pisti": k.PILE_FAMILY}
 
 
 class FastRules:
     """A rules value as the kernels read it: ``cfg`` (options) and ``cards`` (per card)."""
 
     def __init__(self, rules: Rules) -> None:
-        if rules.family in PILE_FAMILIES:
-            raise ValueError(f"the compiled path does not play the pile family "
-                             f"{rules.family} yet")
         table = capture_table(rules)
         self.rules = rules
         self.table = table
         cfg = np.zeros(k.CFG_SIZE, np.int64)
-        cfg[k.C_FAMILY] = 1 if rules.family == "pasur" else 0
+        cfg[k.C_FAMILY] = _FAMILY[rules.family]
         cfg[k.C_PLAYERS] = rules.players
         cfg[k.C_SIDES] = rules.sides
         cfg[k.C_SUMS] = rules.sums
@@ -97,6 +98,14 @@ class FastRules:
         for seat, side in enumerate(rules.side_of):
             cfg[k.C_SIDE_OF + seat] = side
         cfg[k.C_BURY] = rules.bury_mask
+        cfg[k.C_PISTI_POINTS] = rules.pisti_points
+        cfg[k.C_JACK_PISTI_POINTS] = rules.jack_pisti_points
+        cfg[k.C_JACK_PISTI] = _CHOICE["jack_pisti"][rules.jack_pisti]
+        cfg[k.C_LAST_PLAY_PISTI] = rules.last_play_pisti
+        cfg[k.C_PILE_DOWN] = rules.pile_down
+        cfg[k.C_CENTRE_JACK] = _CHOICE["centre_jack"][rules.centre_jack]
+        cfg[k.C_BOTTOM_SHOWN] = rules.bottom_card == "shown"
+        cfg[k.C_PILE_REDEAL] = _CHOICE["pile_redeal"][rules.pile_redeal]
         cards = np.zeros((4, 52), np.int64)
         cards[k.K_KIND] = table.kinds
         cards[k.K_POINTS] = rules.points_of
@@ -113,6 +122,15 @@ class FastRules:
 def fast_rules(rules: Rules) -> FastRules:
     """The shared :class:`FastRules` of a rules value."""
     return FastRules(rules)
+
+
+def _search_rules(observation: Observation) -> FastRules:
+    """The :class:`FastRules` the compiled search plays an observation with; it refuses the
+    pile games (their face-down cards and bottom card are not sampled yet)."""
+    if observation.rules.family in PILE_FAMILIES:
+        raise ValueError(f"the compiled search does not play the pile family "
+                         f"{observation.rules.family} yet")
+    return fast_rules(observation.rules)
 
 
 def to_array(state: DealState) -> k.Array:
@@ -139,6 +157,11 @@ def to_array(state: DealState) -> k.Array:
     for b, batch in enumerate(state.batches):
         for seat, hand in enumerate(batch):
             st[k.S_BATCHES + 4 * b + seat] = hand
+    st[k.S_DOWN] = state.down
+    st[k.S_KITTY] = state.kitty
+    st[k.S_EXPOSED] = state.exposed
+    for side, doubles in enumerate(state.jack_pistis):
+        st[k.S_JACK_PISTIS + side] = doubles
     return st
 
 
@@ -154,7 +177,7 @@ def from_array(st: k.Array, table: object) -> DealState:
         tuple(values[k.S_BATCHES + 4 * b:k.S_BATCHES + 4 * b + players])
         for b in range(values[k.S_NEXT_BATCH], values[k.S_BATCHES_COUNT]))
     laid = tuple(values[k.S_LAID:k.S_LAID + values[k.S_LAID_COUNT]])
-    return DealState(
+    common = (
         table, values[k.S_DEALER], values[k.S_TO_PLAY], values[k.S_FLOOR],
         tuple(values[k.S_HANDS:k.S_HANDS + players]),
         tuple(values[k.S_PILES:k.S_PILES + sides]),
@@ -162,6 +185,11 @@ def from_array(st: k.Array, table: object) -> DealState:
         values[k.S_LAST], batches, values[k.S_LEFTOVER],
         tuple(values[k.S_TURNS:k.S_TURNS + players]), laid,
     )
+    if not table.pile:
+        return DealState(*common)
+    return DealState(*common, values[k.S_DOWN],
+                     tuple(values[k.S_JACK_PISTIS:k.S_JACK_PISTIS + sides]),
+                     values[k.S_KITTY], values[k.S_EXPOSED])
 
 
 def legal_moves(fast: FastRules, st: k.Array) -> list[int]:
@@ -257,7 +285,7 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     rollouts, and its plays of the batch weigh each sample as that style reads them
     (:func:`basra.fast.kernels.likelihood`, at temperature :data:`STYLE_TAU`).
     """
-    fast = fast_rules(observation.rules)
+    fast = _search_rules(observation)
     base, unseen, counts, order = _search_inputs(observation)
     history, held = batch_history(observation)
     policies, models, tau = _seat_models(observation, policy, styles)
@@ -303,7 +331,7 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     of the likeliest deal seen (the others are dealt anew; ``dealt`` counts them all),
     so the tree plans the searching seat's later moves against that seat's real play,
     and a play no deal explains costs it few deals."""
-    fast = fast_rules(observation.rules)
+    fast = _search_rules(observation)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
@@ -341,7 +369,7 @@ def play_agreement(observation: Observation, batch: int, seat: int, model: int
     history, held = batch_history(observation, batch)
     mine = history[:, k.H_SEAT] == seat
     out = np.zeros(2, np.int64)
-    fast = fast_rules(observation.rules)
+    fast = _search_rules(observation)
     k.agreement(fast.cfg, fast.cards, np.ascontiguousarray(history[mine]),
                 np.ascontiguousarray(held[mine]), model, out, fast.options, fast.memo)
     return int(out[0]), int(out[1])
@@ -498,7 +526,7 @@ def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array,
 
 def sample_observation(observation: Observation, seed: int) -> DealState:
     """One deal the compiled search could sample for an observation (for tests)."""
-    fast = fast_rules(observation.rules)
+    fast = _search_rules(observation)
     base, unseen, counts, order = _search_inputs(observation)
     st = np.zeros(k.STATE_SIZE, np.int64)
     k.sample_into(fast.cfg, base, unseen, counts, order, observation.seat,

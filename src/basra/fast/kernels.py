@@ -4,7 +4,7 @@ Every function here is compiled by numba in nopython mode (``cache=True``: the m
 code is kept next to this file, or in ``NUMBA_CACHE_DIR``, so a second start loads it).
 They mirror :mod:`basra.captures` and :mod:`basra.state` rule for rule on a flat layout:
 
-* ``cfg`` (int64[32]): the rules' options as numbers (see ``C_*`` below);
+* ``cfg`` (int64[CFG_SIZE]): the rules' options as numbers (see ``C_*`` below);
 * ``cards`` (int64[4, 52]): per card its kind, points, whether it sweeps a whole floor
   and whether its capture is a basra exactly when it clears the floor;
 * ``st`` (int64[STATE_SIZE]): one deal state (see ``S_*``), changed in place.
@@ -42,7 +42,7 @@ def njit(**options: Any) -> Callable[[_F], _F]:
 
 
 # cfg slots
-C_FAMILY = 0  # 0 basra, 1 pasur
+C_FAMILY = 0  # 0 basra, 1 pasur, 2 the pile games (Pişti and Xeri)
 C_PLAYERS = 1
 C_SIDES = 2
 C_SUMS = 3
@@ -64,7 +64,18 @@ C_FLOOR_SIZE = 18
 C_FLOOR_REDEAL = 19
 C_SIDE_OF = 20  # 4 slots
 C_BURY = 24  # the bury mask
-CFG_SIZE = 32
+# the pile games
+C_PISTI_POINTS = 25
+C_JACK_PISTI_POINTS = 26
+C_JACK_PISTI = 27  # 0 never, 1 lone
+C_LAST_PLAY_PISTI = 28
+C_PILE_DOWN = 29
+C_CENTRE_JACK = 30  # 0 turn_next, 1 to_stock
+C_BOTTOM_SHOWN = 31
+C_PILE_REDEAL = 32  # 0 none, 1 pair_or_jack, 2 top_pair_or_jack
+CFG_SIZE = 40
+
+PILE_FAMILY = 2
 
 # cards rows
 K_KIND = 0
@@ -94,13 +105,20 @@ S_TURNS = 19  # 4 slots
 S_LAID_COUNT = 23
 S_LAID = 24  # 52 slots
 S_BATCHES = 76  # 26 batches of 4 hands
-STATE_SIZE = 180
+# the pile games: the pile is S_FLOOR (its cards) and S_LAID (bottom to top; its size
+# S_LAID_COUNT, its top card the last one)
+S_DOWN = 180  # the cards the first pile was dealt face down with
+S_KITTY = 181  # the seat that captured them, -1 before
+S_EXPOSED = 182  # the stock cards every seat saw at the deal
+S_JACK_PISTIS = 183  # 4 slots: each side's double piştis (S_BASRAS counts every pişti)
+STATE_SIZE = 192
 
 MAX_OPTIONS = 1024
 MAX_MOVES = 4096
 
 NUMERALS = (1 << 40) - 1
 JACKS = 0b1111 << 40
+JACK_RANK = 10
 CLUBS = sum(1 << card for card in range(3, 52, 4))
 
 
@@ -474,10 +492,103 @@ def hand_moves(cfg: Array, cards: Array, hand: int, floor: int,
 
 
 @njit(cache=True, inline="always")
+def pile_capture(st: Array, card: int) -> int:
+    """Pile games: what ``card`` takes from the pile (spec 9.4): the whole non-empty pile
+    when it is a Jack or has the top card's rank, else nothing (it is laid on top)."""
+    floor = st[S_FLOOR]
+    if floor and (card >> 2 == JACK_RANK
+                  or card >> 2 == st[S_LAID + st[S_LAID_COUNT] - 1] >> 2):
+        return int(floor)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def pile_moves(st: Array, hand: int, moves: Array) -> int:
+    """Pile games: the legal moves of ``hand`` into ``moves``, one a card, lowest first
+    (as :func:`basra.state.legal_moves`); their number."""
+    n = 0
+    while hand:
+        card = low_index(hand)
+        hand &= hand - 1
+        moves[n] = card | pile_capture(st, card) << 6
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def state_moves(cfg: Array, cards: Array, st: Array, moves: Array, options: Array,
+                memo: Array) -> int:
+    """The legal moves of the seat to play on ``st`` into ``moves``; their number."""
+    hand = st[S_HANDS + st[S_TO_PLAY]]
+    if cfg[C_FAMILY] == PILE_FAMILY:
+        return pile_moves(st, hand, moves)
+    return hand_moves(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
+
+
+@njit(cache=True, inline="always")
 def legal_moves(cfg: Array, cards: Array, st: Array, moves: Array, options: Array,
                 memo: Array) -> int:
-    return hand_moves(cfg, cards, st[S_HANDS + st[S_TO_PLAY]], st[S_FLOOR], moves, options,
-                      memo)
+    return state_moves(cfg, cards, st, moves, options, memo)
+
+
+@njit(cache=True, inline="always")
+def pisti_kind(cfg: Array, floor: int, card: int) -> int:
+    """Pile games: 0, 1 (a pişti) or 2 (a double pişti) for ``card`` capturing a pile of
+    exactly one card, ``floor`` (as :meth:`basra.captures.PileCaptures.pisti_kind`)."""
+    if card >> 2 == JACK_RANK:
+        if floor & JACKS:
+            return 2
+        return 1 if cfg[C_JACK_PISTI] else 0
+    return 1 if floor & (0b1111 << (4 * (card >> 2))) else 0
+
+
+@njit(cache=True, inline="always")
+def apply_pile(cfg: Array, st: Array, move: int) -> None:
+    """:func:`apply` in a pile game (as :func:`basra.state._apply_pile`): the card takes
+    the whole pile or is laid on top; a pişti counts unless it is the deal's last play
+    and ``last_play_pisti`` is off; at the end the pile left goes to the last capturer."""
+    seat = st[S_TO_PLAY]
+    card = move & 63
+    bit = 1 << card
+    hand = st[S_HANDS + seat] ^ bit
+    st[S_HANDS + seat] = hand
+    following = st[S_TURNS + seat]
+    round_over = hand == 0 and following == st[S_TURNS + st[S_DEALER]]
+    floor = st[S_FLOOR]
+    batches_left = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
+    if move >> 6:
+        side = cfg[C_SIDE_OF + seat]
+        st[S_PILES + side] |= floor | bit
+        if st[S_LAID_COUNT] == 1 and (batches_left or cfg[C_LAST_PLAY_PISTI]
+                                      or not round_over):
+            kind = pisti_kind(cfg, floor, card)
+            if kind:
+                st[S_BASRAS + side] += 1
+                if kind == 2:
+                    st[S_JACK_PISTIS + side] += 1
+        if st[S_DOWN] and st[S_KITTY] < 0:
+            st[S_KITTY] = seat
+        floor = 0
+        st[S_LAID_COUNT] = 0
+        st[S_LAST] = seat
+    else:
+        floor |= bit
+        st[S_LAID + st[S_LAID_COUNT]] = card
+        st[S_LAID_COUNT] += 1
+    st[S_TO_PLAY] = following
+    if round_over:
+        if batches_left:
+            base = S_BATCHES + 4 * st[S_NEXT_BATCH]
+            for s in range(4):
+                st[S_HANDS + s] = st[base + s]
+            st[S_NEXT_BATCH] += 1
+        elif st[S_LAST] >= 0 and floor:
+            st[S_PILES + cfg[C_SIDE_OF + st[S_LAST]]] |= floor
+            if st[S_DOWN] and st[S_KITTY] < 0:
+                st[S_KITTY] = st[S_LAST]
+            st[S_LEFTOVER] = floor
+            floor = 0
+    st[S_FLOOR] = floor
 
 
 @njit(cache=True, inline="always")
@@ -492,6 +603,9 @@ def is_over(st: Array) -> bool:
 def apply(cfg: Array, cards: Array, st: Array, move: int) -> None:
     """Play ``move`` (one of the legal moves) on ``st`` in place, as
     :func:`basra.state.apply`."""
+    if cfg[C_FAMILY] == PILE_FAMILY:
+        apply_pile(cfg, st, move)
+        return
     seat = st[S_TO_PLAY]
     card = move & 63
     captured = move >> 6
@@ -608,7 +722,12 @@ def deal_score(cfg: Array, cards: Array, st: Array, carry_in: int,
             total[side] += cards[K_POINTS, low_index(pile)]
             pile &= pile - 1
     points = cfg[C_BASRA_POINTS]
-    if cfg[C_BASRA_CANCEL]:
+    if cfg[C_FAMILY] == PILE_FAMILY:
+        for side in range(sides):
+            jack = st[S_JACK_PISTIS + side]
+            total[side] += ((st[S_BASRAS + side] - jack) * cfg[C_PISTI_POINTS]
+                            + jack * cfg[C_JACK_PISTI_POINTS])
+    elif cfg[C_BASRA_CANCEL]:
         fewest = 1 << 40
         for side in range(sides):
             if playing[side]:
@@ -657,6 +776,15 @@ ones passes and reference-counts every array)."""
 def random_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
                    moves: Array, options: Array, memo: Array) -> None:
     """Uniformly random legal moves to the end of the deal (in place)."""
+    if cfg[C_FAMILY] == PILE_FAMILY:
+        # one move a card in hand: a uniformly random card is a uniformly random move
+        while not is_over(st):
+            hand = st[S_HANDS + st[S_TO_PLAY]]
+            for _ in range(random_below(rng, popcount(hand))):
+                hand &= hand - 1
+            card = low_index(hand)
+            apply_pile(cfg, st, card | pile_capture(st, card) << 6)
+        return
     while not is_over(st):
         hand = st[S_HANDS + st[S_TO_PLAY]]
         n = _hand_moves_inline(cfg, cards, hand, st[S_FLOOR], moves, options, memo)
@@ -665,7 +793,12 @@ def random_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
 
 @njit(cache=True)
 def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
-    """:func:`basra.bots.simple.move_value` (not the last play)."""
+    """:func:`basra.bots.simple.move_value` (not the last play). In a pile game: a
+    capture is worth its cards' points, half a point a card and a pişti's points (a pile
+    of one card, ``floor``, taken by its rank, or a Jack's double pişti), so the greedy
+    player always captures when it can and prefers a pişti; a card laid is worth minus
+    its points and a hundredth of its rank, so it lays the card that hands the next
+    player the fewest points, the lowest of those."""
     card = move & 63
     captured = move >> 6
     if not captured:
@@ -675,7 +808,14 @@ def move_value(cfg: Array, cards: Array, floor: int, move: int) -> float:
     while taken:
         value += cards[K_POINTS, low_index(taken)]
         taken &= taken - 1
-    if is_basra(cfg, cards, floor, card, captured):
+    if cfg[C_FAMILY] == PILE_FAMILY:
+        if popcount(floor) == 1:
+            kind = pisti_kind(cfg, floor, card)
+            if kind == 1:
+                value += cfg[C_PISTI_POINTS]
+            elif kind == 2:
+                value += cfg[C_JACK_PISTI_POINTS]
+    elif is_basra(cfg, cards, floor, card, captured):
         value += cfg[C_BASRA_POINTS]
     return value
 
@@ -926,6 +1066,8 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
     context (policy 4); ``values``: room for 52 floats."""
     if n == 1:
         return int(moves[0])
+    if policy == 4 and cfg[C_FAMILY] == PILE_FAMILY:
+        raise ValueError("the expert's rollout policy does not play the pile games")
     floor = st[S_FLOOR]
     seat = st[S_TO_PLAY]
     early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
@@ -967,8 +1109,7 @@ def policy_playout(cfg: Array, cards: Array, st: Array, rng: UArray,
     (in place)."""
     while not is_over(st):
         seat = st[S_TO_PLAY]
-        n = _hand_moves_inline(cfg, cards, st[S_HANDS + seat], st[S_FLOOR], moves, options,
-                               memo)
+        n = state_moves(cfg, cards, st, moves, options, memo)
         move = policy_move(cfg, cards, st, moves, n, rng, policies[seat], replies, options,
                            memo, values)
         _apply_inline(cfg, cards, st, move)
@@ -988,6 +1129,9 @@ def _needs_redeal(cfg: Array, floor: int) -> bool:
 def new_deal(cfg: Array, st: Array, dealer: int, rng: UArray) -> None:
     """Shuffle and deal every seat (as :func:`basra.state.deal_layout` and
     :func:`basra.state.start_deal`, with this module's random numbers)."""
+    if cfg[C_FAMILY] == PILE_FAMILY:
+        new_pile_deal(cfg, st, dealer, rng)
+        return
     players = cfg[C_PLAYERS]
     size = cfg[C_HAND_SIZE]
     floor_size = cfg[C_FLOOR_SIZE]
@@ -1059,6 +1203,151 @@ def new_deal(cfg: Array, st: Array, dealer: int, rng: UArray) -> None:
         for i in range(floor_size):
             st[S_LAID + i] = floor_cards[i]
         st[S_LAID_COUNT] = floor_size
+
+
+@njit(cache=True)
+def _shuffle(cards: Array, n: int, rng: UArray) -> None:
+    for i in range(n - 1, 0, -1):
+        j = random_below(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@njit(cache=True)
+def _needs_pile_redeal(cfg: Array, pile: Array, n: int) -> bool:
+    """:func:`basra.state.needs_pile_redeal` of the pile's ``n`` cards, bottom first."""
+    rule = cfg[C_PILE_REDEAL]
+    if rule == 0 or n == 0:
+        return False
+    if pile[n - 1] >> 2 == JACK_RANK:
+        return True
+    seen = 0
+    for i in range(0 if rule == 1 else max(n - 2, 0), n):
+        rank = 1 << (pile[i] >> 2)
+        if seen & rank:
+            return True
+        seen |= rank
+    return False
+
+
+@njit(cache=True)
+def new_pile_deal(cfg: Array, st: Array, dealer: int, rng: UArray) -> None:
+    """Shuffle and deal a pile game (as :func:`basra.state.pile_layout` and
+    :func:`basra.state.start_deal`, with this module's random numbers): the bottom card
+    (never a Jack), the first batch, the pile and its re-deal, its face-down cards and a
+    Jack on top turned away."""
+    players = cfg[C_PLAYERS]
+    size = cfg[C_HAND_SIZE]
+    floor_size = cfg[C_FLOOR_SIZE]
+    shown = cfg[C_BOTTOM_SHOWN] != 0
+    deck = np.empty(52, np.int64)
+    pile = np.empty(53, np.int64)
+    stock = np.empty(53, np.int64)
+    loose = np.empty(52, np.int64)
+    order = np.empty(4, np.int64)
+    for s in range(players):
+        order[s] = (dealer + 1 + s) % players
+    start = players * size
+    while True:
+        for i in range(52):
+            deck[i] = i
+        _shuffle(deck, 52, rng)
+        if shown and deck[51] >> 2 == JACK_RANK:
+            nearest = 51
+            while deck[nearest] >> 2 == JACK_RANK:
+                nearest -= 1
+            card = deck[nearest]
+            for i in range(nearest, 51):
+                deck[i] = deck[i + 1]
+            deck[51] = card
+        n = floor_size
+        for i in range(n):
+            pile[i] = deck[start + i]
+        stock_n = 52 - start - n
+        for i in range(stock_n):
+            stock[i] = deck[start + n + i]
+        bottom = stock[stock_n - 1] if shown else -1
+        while _needs_pile_redeal(cfg, pile, n):
+            m = 0
+            for i in range(n):
+                loose[m] = pile[i]
+                m += 1
+            for i in range(stock_n - 1 if shown else stock_n):
+                loose[m] = stock[i]
+                m += 1
+            _shuffle(loose, m, rng)
+            for i in range(n):
+                pile[i] = loose[i]
+            stock_n = 0
+            for i in range(n, m):
+                stock[stock_n] = loose[i]
+                stock_n += 1
+            if shown:
+                stock[stock_n] = bottom
+                stock_n += 1
+        down = 0
+        for i in range(min(cfg[C_PILE_DOWN], n)):
+            down |= 1 << pile[i]
+        turned = 0
+        if cfg[C_CENTRE_JACK] == 0 and n:
+            jacks = 0
+            for i in range(n):
+                jacks += pile[i] >> 2 == JACK_RANK
+            if jacks == n:
+                continue
+        while n and pile[n - 1] >> 2 == JACK_RANK:
+            jack = pile[n - 1]
+            n -= 1
+            turned |= 1 << jack
+            if cfg[C_CENTRE_JACK] == 0:
+                for i in range(n, 0, -1):
+                    pile[i] = pile[i - 1]
+                pile[0] = jack
+                n += 1
+            else:
+                if stock_n == 0:
+                    break
+                stock[stock_n] = jack
+                pile[n] = stock[0]
+                n += 1
+                for i in range(stock_n):
+                    stock[i] = stock[i + 1]
+            down &= ~(1 << pile[n - 1])
+        if n and pile[n - 1] >> 2 == JACK_RANK:
+            continue
+        break
+    for k in range(STATE_SIZE):
+        st[k] = 0
+    for i in range(players):
+        mask = 0
+        for k in range(size):
+            mask |= 1 << deck[i * size + k]
+        st[S_HANDS + order[i]] = mask
+    batches = stock_n // (players * size)
+    position = 0
+    in_stock = 0
+    for b in range(batches):
+        for i in range(players):
+            mask = 0
+            for _ in range(size):
+                mask |= 1 << stock[position]
+                position += 1
+            st[S_BATCHES + 4 * b + order[i]] = mask
+            in_stock |= mask
+    st[S_BATCHES_COUNT] = batches
+    floor = 0
+    for i in range(n):
+        floor |= 1 << pile[i]
+        st[S_LAID + i] = pile[i]
+    st[S_LAID_COUNT] = n
+    st[S_FLOOR] = floor
+    st[S_DOWN] = down & floor
+    st[S_KITTY] = -1
+    st[S_EXPOSED] = (turned & in_stock) | ((1 << bottom) if bottom >= 0 else 0)
+    st[S_DEALER] = dealer
+    for s in range(4):
+        st[S_TURNS + s] = (s + 1) % players if s < players else 0
+    st[S_TO_PLAY] = order[0]
+    st[S_LAST] = -1
 
 
 @njit(cache=True)
