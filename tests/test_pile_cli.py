@@ -240,11 +240,29 @@ def test_play_refuses_what_does_not_play_pile_games(tmp_path: Path, args: list[s
 def test_arena_and_analyze_refuse_the_pile_games_in_one_line(tmp_path: Path) -> None:
     arena = basra("arena", "-v", "xeri", "--bots", "random,greedy")
     assert arena.returncode == 2
-    assert arena.stderr.strip() == ("error: xeri is not yet playable by this command (the pile "
-                                    "games are played by play, capture, simulate and replay)")
+    assert arena.stderr.strip() == (
+        "error: xeri is not yet playable by this command (the pile games are played by play, "
+        "capture, simulate, replay and bench)")
     run("simulate", "-v", "pisti", "-n", "1", "--seed", "1", "--records", str(tmp_path))
     path = tmp_path / "match-1.json"
     analyzed = basra("analyze", str(path))
     assert analyzed.returncode == 2
     assert analyzed.stderr.strip() == (f"error: {path}: the analysis does not judge the pile "
                                        "game pisti yet (its bots do not play it)")
+
+
+# bench
+
+
+def test_bench_plays_the_pile_games() -> None:
+    """A pile game's deal plays every card but the first pile's four (without compiling:
+    the compiled path's own speed is checked in test_fast.py)."""
+    result = subprocess.run([sys.executable, "-m", "basra", "bench", "--variant", "pisti",
+                             "--seconds", "0.3", "--json"], capture_output=True, text=True,
+                            timeout=120, env={**os.environ, "BASRA_NO_FAST": "1"})
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["variant"] == "pisti" and figures["deals_per_second"] > 0
+    assert figures["plays_per_second"] == pytest.approx(figures["deals_per_second"] * 48,
+                                                        rel=1e-3)
+    assert figures["fast_deals_per_second"] is None

@@ -266,7 +266,7 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
         raise in_file(error) if variant_from_file else error from None
     if found.rules.family in PILE_FAMILIES and not pile_games:
         raise UserError(f"{found.name} is not yet playable by this command (the pile games "
-                        "are played by play, capture, simulate and replay)")
+                        "are played by play, capture, simulate, replay and bench)")
     try:
         found.rules_for(players)
     except RulesError as error:
