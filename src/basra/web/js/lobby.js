@@ -84,7 +84,7 @@ async function quickGame() {
   } catch (error) {
     quickError = { text: error.message };
     renderQuickError();
-    $("quick-error").focus();
+    reveal($("quick-error"));
     button.disabled = false;
   }
 }
@@ -449,7 +449,14 @@ function showErrors(list) {
 function showFormError(error) {
   formError = error;
   renderErrors();
-  $("form-error").focus();
+  reveal($("form-error"));
+}
+
+/** Focuses a message, scrolled to the middle of the window where focusing leaves it cut. */
+function reveal(node) {
+  node.focus();
+  const box = node.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) node.scrollIntoView({ block: "center" });
 }
 
 /**
