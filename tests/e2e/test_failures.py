@@ -265,7 +265,7 @@ def test_a_table_that_cannot_be_restored_says_so_on_its_page(
     quick = server.quick()
     code = "unrestored1"
     copy_table(server.db, quick["code"], code, status="playing",
-               moves=[(1 << 6) | 1])  # a card capturing itself: the rules refuse it
+               moves=[(1 << 1) << 6 | 1])  # card 1 capturing itself: never legal
     message = re.compile(rf"^table '{code}' could not be restored from storage \(.+\); "
                          r"the server's operator is told$")
 
