@@ -194,11 +194,14 @@ def untranslated(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     Latin letters, unless it is a
     card (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES``, ``LETTER_EXAMPLES`` or ``allowed``
     (what the test typed: player names, table codes). On an English page a text fails
-    with Arabic-script letters (Arabic or Persian) outside the words of ``allowed``.
+    with Arabic-script letters (Arabic or Persian) outside the words of ``allowed``. The
+    names in ``bdi.player-name`` are allowed too: they are as players typed them (other
+    tests on the same server may list theirs).
     """
     language = page.locator("html").get_attribute("lang") or "en"
+    typed = page.locator("bdi.player-name").all_inner_texts()
     found: list[str] = page.evaluate(_UNTRANSLATED,
-                                     [language, [*KEY_NAMES, *LETTER_EXAMPLES, *allowed],
+                                     [language, [*KEY_NAMES, *LETTER_EXAMPLES, *allowed, *typed],
                                       list(english_words(language))])
     return found
 
