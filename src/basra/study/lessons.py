@@ -3,10 +3,10 @@ rules core.
 
 A lesson is a few :class:`Step` values. A step names a preset, the floor, the player's
 hand and what the sentence (a catalog key) claims: the right move's card, what it takes,
-whether it scores a basra (a sur in Pasur, a pişti in the pile games). :func:`step_state` builds the whole deal state
-through :func:`basra.position.parse_position` (all 52 cards accounted for), and
-:func:`judge` plays any card of the hand with :func:`basra.state.apply`, so every
-explanation comes from the real capture:
+whether it scores a basra (a sur in Pasur, a pişti in the pile games). :func:`step_state`
+builds the whole deal state through :func:`basra.position.parse_position` (all 52 cards
+accounted for), and :func:`judge` plays any card of the hand with
+:func:`basra.state.apply`, so every explanation comes from the real capture:
 
 >>> step = lesson("matching").steps[0]
 >>> verdict = judge(step, "5S")
