@@ -292,25 +292,6 @@ def test_a_logged_in_player_holds_a_seat_they_join_with_their_account(web: Any) 
 # The pile games
 
 
-def play_cards_to_end(web: Any, clients: list[Any]) -> dict[str, Any]:
-    """Like ``web.play_to_end``, each play named by its card alone: a card of a pile game
-    has one outcome, whatever the face-down cards it takes."""
-    last_sent = -1
-    while True:
-        web.settle(clients)
-        state = clients[0].state
-        if state["result"] is not None:
-            return dict(state)
-        movers = [c for c in clients if c.my_turn() and c.state["seq"] > last_sent]
-        if not movers:
-            clients[0].next_state()  # the computer is to play
-            continue
-        mover = movers[0]
-        last_sent = mover.state["seq"]
-        mover.send({"type": "play", "seq": last_sent, "card": mover.state["legal"][0]["card"]})
-        mover.wait_for(lambda state, sent=last_sent: state["seq"] > sent)
-
-
 @pytest.mark.parametrize(("variant", "pool"), [("pisti", "pisti-2"), ("ξερή", "xeri-2")])
 def test_pile_seeks_are_paired_played_and_rated_in_their_own_pool(
         online: Callable[..., Any], variant: str, pool: str) -> None:
@@ -328,7 +309,7 @@ def test_pile_seeks_are_paired_played_and_rated_in_their_own_pool(
                for s, n in zip(seats, names, strict=True)]
     table = clients[0].state["table"]
     assert table["rated"] is True and table["pool"] == pool
-    end = play_cards_to_end(web, clients)
+    end = web.play_cards_to_end(clients)
     assert sorted(c["seat"] for c in end["rating_changes"]) == [0, 1]
     for name in names:
         profile = web.ok(web.http.get(f"/api/users/{name}"))
