@@ -550,5 +550,5 @@ def test_three_player_pisti_is_a_free_for_all_and_xeri_has_no_three() -> None:
     three = [seek(1500 + i, variant="pisti", players=3, at=float(i)) for i in range(3)]
     (pairing,) = pool_of(*three).pair(10.0)
     assert pairing.pool == "pisti-3" and not pairing.partnership
-    with pytest.raises(SeekError, match="xeri.*2 or 4 players, not 3"):
+    with pytest.raises(SeekError, match=r"xeri.*2 or 4 players, not 3"):
         seek(1500, variant="xeri", players=3)
