@@ -12,11 +12,11 @@ Every position comes from :mod:`basra.study.lessons`, built and judged by the ru
 texts travel as catalog keys with their params, cards as codes (``7D``). A pile game's
 step (family ``pisti``) lists its pile bottom to top, a face-down card as null, and the
 stock's ``shown`` bottom card; an answer's ``bonus`` is what its basra, sur or pişti
-scores (a double pişti's 20). An unknown
-lesson or step is ``unknown_lesson`` (404), a move that is not legal there
-``illegal_move`` (400). Only a logged-in account has progress here (a guest's stays in
-the browser, and a guest's PUT is ``login_required``, 401); the page sends a guest's
-progress with its first PUT after logging in, and it joins the account's.
+scores (a double pişti's 20). An unknown lesson or step is ``unknown_lesson`` (404), a
+move that is not legal there ``illegal_move`` (400). Only a logged-in account has
+progress here (a guest's stays in the browser, and a guest's PUT is ``login_required``,
+401); the page sends a guest's progress with its first PUT after logging in, and it joins
+the account's.
 """
 
 from __future__ import annotations
