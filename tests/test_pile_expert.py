@@ -9,9 +9,14 @@ import pytest
 
 from basra.bots import GreedyBot, make_bot
 from basra.bots.expert import ExpertBot
-from basra.bots.pile_expert import expected_best, pile_move_values, solve_last_batch
+from basra.bots.pile_expert import (
+    expected_best,
+    passed_ranks,
+    pile_move_values,
+    solve_last_batch,
+)
 from basra.cards import CARD_NAMES, JACK, parse_card, parse_cards
-from basra.match import Match
+from basra.match import Match, Play
 from basra.observe import Observation, observe, observe_state
 from basra.rules import Rules, make_rules
 from basra.state import (
@@ -228,3 +233,22 @@ def test_the_last_batch_is_solved_exactly(name: str) -> None:
         assert len(gaps) == 1
         solved_some += 1
     assert solved_some >= 5
+
+
+def test_a_pile_passed_by_reads_as_no_card_of_its_rank() -> None:
+    """Seat 1 laid 2C on KH (laid on the first pile) when a King or a Jack would have taken it:
+    seat 0 reads that it likely holds neither; a lay on an empty pile says nothing."""
+    state = deal(XERI, "3D 9S 5C 7C", ["KH 4H 9C 5S 8H 8D", "2C KD 4D 6S 10H QH"])
+    assert passed_ranks(view_after(state, "KH", "2C"), 1) == {parse_card("KH") >> 2, JACK}
+    emptied = deal(XERI, "3D 9S 5C 7C", ["7H 9D 9C 5S 8H 8D", "KD JS 4D 6S 10H QH"])
+    assert passed_ranks(view_after(emptied, "7H", "4D"), 1) == set()
+
+
+def view_after(state: DealState, *names: str) -> Observation:
+    """Seat 0's view after these plays, with the plays it saw."""
+    seen = []
+    for name in names:
+        move = parse_move(state, name)
+        seen.append(Play(state.to_play, move & 63, move >> 6, False))
+        state = play(state, move)
+    return observe_state(state, 0, plays=tuple(seen))

@@ -15,7 +15,9 @@ expert weighs what it takes now against what it leaves the next player:
   on top of a pile, so its rank decides the risk: a rank mostly gone is rarely matched,
   and a lone card on an empty pile is a pişti for any card of its rank (a Jack on a lone
   Jack, a double one). The expectation of their best capture is exact over that hand
-  (:func:`expected_best`), counting the Jacks that take anything.
+  (:func:`expected_best`), counting the Jacks that take anything. A player who this
+  batch laid a card on a pile it could have taken with a card of the top's rank or a
+  Jack likely holds neither (:func:`passed_ranks`): half the weight goes to that reading.
 - **Jacks**: a Jack played while the stock lasts gives up :data:`JACK_KEEP` points of
   option on a richer pile; in the last batch none.
 - **The last batch of a 2-player deal**: once the other hand is known (always in Xeri;
@@ -45,6 +47,10 @@ JACK_KEEP = 3.0
 SOLVE_LEAVES = 5_000
 """The most lines of play (other hands tried × orders of play) the last-batch solve
 searches; beyond it the heuristic plays."""
+PASSED_TRUST = 0.5
+"""The weight of the reading that a player who laid a card on a pile it could have taken
+holds no card of the top card's rank, nor a Jack (as greedy play never passes a capture);
+the rest of the weight on knowing nothing of its hand."""
 TIE_BREAK = 0.01
 """The heuristic's weight beside the last-batch solve's margin: it orders the moves the
 solve values alike."""
@@ -107,6 +113,35 @@ def _places(observation: Observation) -> tuple[int, int, int]:
     return unseen, in_dealer, unseen
 
 
+def passed_ranks(observation: Observation, seat: int) -> set[int]:
+    """The ranks ``seat`` laid a card over this batch when a card of that rank or a Jack
+    would have taken the pile (the top card's rank, and the Jack's rank): what it likely
+    does not hold now. Plays before the deal's first capture, when the pile's order is not
+    shown, are left out unless no capture happened yet."""
+    batch_plays = len(observation.seats) * observation.rules.hand_size
+    start = (observation.batch - 1) * batch_plays
+    plays = observation.plays
+    size = len(observation.pile)
+    # The pile as each play found it: walk back from the pile now when nothing was taken.
+    top = -1
+    first = next((i for i, p in enumerate(plays) if p.captured), None)
+    if first is None:
+        before = size - len(plays)
+        if before <= 0:
+            return set()
+        top = observation.pile[before - 1]
+        known_from = 0
+    else:
+        known_from = first + 1
+    ranks: set[int] = set()
+    for i, played in enumerate(plays):
+        if i >= known_from and i >= start and played.seat == seat and top >= 0 and (
+                not played.captured):
+            ranks.update((top >> 2, JACK))
+        top = -1 if played.captured else played.card
+    return ranks
+
+
 def _cards(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
 
@@ -150,6 +185,8 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
     same_side = rules.side_of[following] == observation.side
     forced = [in_dealer] if in_dealer >= 0 and following == observation.dealer else []
     pool = _cards(hidden_pool)
+    passed = passed_ranks(observation, following) if not round_ends else set()
+    likely = [c for c in pool if c >> 2 not in passed] if passed else pool
     values: list[tuple[int, float]] = []
     for move in observation.legal_moves:
         card = move & 63
@@ -185,6 +222,11 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
         replies = [_reply_value(rules, card, c, after_points, after_size, weight, no_bonus)
                    for c in pool]
         risk = expected_best(replies, reply_hand - len(forced), floor)
+        if passed:
+            trusted = expected_best(
+                [_reply_value(rules, card, c, after_points, after_size, weight, no_bonus)
+                 for c in likely], reply_hand - len(forced), floor)
+            risk = PASSED_TRUST * trusted + (1 - PASSED_TRUST) * risk
         value += risk if same_side else -risk
         values.append((move, value))
     return values
