@@ -101,42 +101,35 @@ def race_weight(observation: Observation) -> float:
     return max(0.02, min(1.0, 2.0 * prize / max(remaining, 8) / max(1, rules.sides - 1)))
 
 
-def _places(observation: Observation) -> tuple[int, int, int]:
-    """The cards each other hand may hold (a mask), the card known to be in the dealer's
-    hand (-1: none) and the cards that may lie face down in the pile."""
+def _places(observation: Observation) -> tuple[int, int]:
+    """The cards another hand may hold or may lie face down in the pile (a mask: the
+    cards this seat has not seen, less those it knows to be in the stock or in the
+    dealer's hand), and the card known to be in the dealer's hand (-1: none)."""
     unseen = observation.unseen & ~observation.stock_shown
     bottom = observation.bottom_card
     in_dealer = -1
     if bottom >= 0 and unseen >> bottom & 1 and observation.dealer != observation.seat:
         in_dealer = bottom  # dealt to the dealer in the last batch, not played yet
         unseen &= ~(1 << bottom)
-    return unseen, in_dealer, unseen
+    return unseen, in_dealer
 
 
 def passed_ranks(observation: Observation, seat: int) -> set[int]:
     """The ranks ``seat`` laid a card over this batch when a card of that rank or a Jack
     would have taken the pile (the top card's rank, and the Jack's rank): what it likely
-    does not hold now. Plays before the deal's first capture, when the pile's order is not
-    shown, are left out unless no capture happened yet."""
+    does not hold now. The first pile's top card is known from the pile while nothing
+    was taken; after a capture, the deal's first play is left out (the order of the pile
+    it took is not shown)."""
     batch_plays = len(observation.seats) * observation.rules.hand_size
     start = (observation.batch - 1) * batch_plays
     plays = observation.plays
-    size = len(observation.pile)
-    # The pile as each play found it: walk back from the pile now when nothing was taken.
-    top = -1
-    first = next((i for i, p in enumerate(plays) if p.captured), None)
-    if first is None:
-        before = size - len(plays)
-        if before <= 0:
-            return set()
-        top = observation.pile[before - 1]
-        known_from = 0
-    else:
-        known_from = first + 1
+    top = -1  # the top card each play found (-1: an empty pile, or not known)
+    if not any(played.captured for played in plays):
+        before = len(observation.pile) - len(plays)
+        top = observation.pile[before - 1] if before > 0 else -1
     ranks: set[int] = set()
     for i, played in enumerate(plays):
-        if i >= known_from and i >= start and played.seat == seat and top >= 0 and (
-                not played.captured):
+        if i >= start and played.seat == seat and top >= 0 and not played.captured:
             ranks.update((top >> 2, JACK))
         top = -1 if played.captured else played.card
     return ranks
@@ -166,8 +159,8 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
     pile = observation.pile
     size = len(pile)
     top = pile[-1] if pile else -1
-    hidden_pool, in_dealer, down_pool = _places(observation)
-    down_cards = _cards(down_pool)
+    hidden_pool, in_dealer = _places(observation)
+    down_cards = _cards(hidden_pool)
     down_points = (sum(rules.points_of[c] for c in down_cards) / len(down_cards)
                    if down_cards else 0.0)
     pile_points = rules.card_points_of(observation.floor) + observation.down_count * down_points
@@ -255,7 +248,7 @@ def solve_last_batch(observation: Observation) -> list[tuple[int, float]] | None
     other = 1 - observation.seat
     held = observation.hand_counts[other]
     mine = observation.hand
-    hidden_pool, in_dealer, _ = _places(observation)
+    hidden_pool, in_dealer = _places(observation)
     known = 0
     if in_dealer >= 0:
         if other != observation.dealer:
