@@ -230,6 +230,12 @@ def test_play_xeri_in_partnerships(tmp_path: Path) -> None:
     assert replay(record).is_over
 
 
+def test_play_pisti_against_the_expert(tmp_path: Path) -> None:
+    shown, record = play_pisti(tmp_path, "-v", "pisti", "--seed", "4", "--opponents", "expert")
+    assert "Against you: " in shown and "(expert)" in shown
+    assert record["players"][1]["name"] == "expert" and replay(record).is_over
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--opponents", "master"], "error: --opponents: the master bot does not play the pile "
                                 "game pisti yet: use random, greedy or expert"),
