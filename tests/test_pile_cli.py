@@ -126,13 +126,18 @@ def test_simulate_text_counts_pistis() -> None:
     assert "piştis/deal" in result.output and "1 matches of pisti" in result.output
 
 
-@pytest.mark.parametrize("bots", ["expert", "greedy,master"])
-def test_simulate_refuses_the_expert_and_master_in_one_line(bots: str) -> None:
+@pytest.mark.parametrize("bots", ["master", "greedy,master"])
+def test_simulate_refuses_the_master_in_one_line(bots: str) -> None:
     result = basra("simulate", "-v", "pisti", "-n", "1", "--bots", bots)
     assert result.returncode == 2
-    level = bots.split(",")[-1]
-    assert result.stderr.strip() == (f"error: --bots: the {level} bot does not play the pile "
-                                     "game pisti yet: use random or greedy")
+    assert result.stderr.strip() == ("error: --bots: the master bot does not play the pile "
+                                     "game pisti yet: use random, greedy or expert")
+
+
+def test_simulate_plays_the_expert() -> None:
+    result = run("simulate", "-v", "xeri", "-n", "1", "--seed", "3", "--bots", "expert,greedy")
+    assert result.exit_code == 0, result.output
+    assert "1 matches of xeri" in result.output
 
 
 def test_replay_shows_the_pile_and_each_pisti(tmp_path: Path) -> None:
@@ -225,9 +230,15 @@ def test_play_xeri_in_partnerships(tmp_path: Path) -> None:
     assert replay(record).is_over
 
 
+def test_play_pisti_against_the_expert(tmp_path: Path) -> None:
+    shown, record = play_pisti(tmp_path, "-v", "pisti", "--seed", "4", "--opponents", "expert")
+    assert "Against you: " in shown and "(expert)" in shown
+    assert record["players"][1]["name"] == "expert" and replay(record).is_over
+
+
 @pytest.mark.parametrize(("args", "message"), [
-    (["--opponents", "expert"], "error: --opponents: the expert bot does not play the pile "
-                                "game pisti yet: use random or greedy"),
+    (["--opponents", "master"], "error: --opponents: the master bot does not play the pile "
+                                "game pisti yet: use random, greedy or expert"),
     (["--hints"], "error: --hints: the master bot gives no hints in the pile game pisti yet"),
 ])
 def test_play_refuses_what_does_not_play_pile_games(tmp_path: Path, args: list[str],
@@ -237,18 +248,63 @@ def test_play_refuses_what_does_not_play_pile_games(tmp_path: Path, args: list[s
     assert not (tmp_path / "g.json").exists()
 
 
-def test_arena_and_analyze_refuse_the_pile_games_in_one_line(tmp_path: Path) -> None:
-    arena = basra("arena", "-v", "xeri", "--bots", "random,greedy")
-    assert arena.returncode == 2
-    assert arena.stderr.strip() == (
-        "error: xeri is not yet playable by this command (the pile games are played by play, "
-        "capture, simulate, replay and bench)")
+def test_analyze_refuses_the_pile_games_in_one_line(tmp_path: Path) -> None:
     run("simulate", "-v", "pisti", "-n", "1", "--seed", "1", "--records", str(tmp_path))
     path = tmp_path / "match-1.json"
     analyzed = basra("analyze", str(path))
     assert analyzed.returncode == 2
     assert analyzed.stderr.strip() == (f"error: {path}: the analysis does not judge the pile "
                                        "game pisti yet (its bots do not play it)")
+
+
+# arena and tournament
+
+
+@pytest.mark.parametrize(("variant", "players", "bots"), [
+    ("pisti", 2, "expert,greedy"), ("xeri", 2, "greedy,expert"),
+    ("pisti", 3, "expert,random,greedy"), ("xeri", 4, "expert,random"),
+])
+def test_arena_plays_the_pile_games(tmp_path: Path, variant: str, players: int,
+                                    bots: str) -> None:
+    result = run("arena", "-v", variant, "-p", str(players), "--bots", bots, "-n",
+                 str(players), "--seed", "5", "-j", "1", "--records", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output.strip().splitlines()[-1])
+    assert summary["variant"] == variant and summary["matches_played"] == players
+    assert sum(summary["wins"]) == players and summary["deals"] >= players
+    assert summary["bots"] == bots.split(",")
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == players
+    for path in records:
+        record = loads(path.read_text(encoding="utf-8"))
+        assert record["rules"]["family"] == "pisti"
+        assert replay(record).is_over
+
+
+def test_arena_table_counts_pistis_and_xeris() -> None:
+    result = run("arena", "-v", "xeri", "--bots", "expert,greedy", "-n", "2", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert "xeris/deal" in result.output and "2 duplicate matches of xeri" in result.output
+
+
+def test_tournament_plays_the_pile_games() -> None:
+    for variant in ("pisti", "xeri"):
+        result = run("tournament", "-v", variant, "--bots", "random,greedy,expert", "-n", "2",
+                     "--seed", "1", "-j", "1", "--json")
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.output.strip().splitlines()[-1])
+        assert summary["variant"] == variant and summary["matches_per_pairing"] == 2
+        rows = summary["bots"]
+        assert [row["bot"] for row in rows] == ["random", "greedy", "expert"]
+        assert sum(row["matches"] for row in rows) == 2 * 3 * 2
+
+
+@pytest.mark.parametrize("command", ["arena", "tournament"])
+def test_arena_and_tournament_refuse_the_master_in_one_line(command: str) -> None:
+    result = basra(command, "-v", "xeri", "--bots", "greedy,master", "-n", "2", "-j", "1")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("error: --bots: the master bot does not play the pile "
+                                     "game pisti yet: use random, greedy or expert")
 
 
 # bench
