@@ -18,6 +18,7 @@ from basra.envs.game import (  # noqa: E402
     PILE_NUM_ACTIONS,
     PILE_OBSERVATION_HIGH,
     PILE_OBSERVATION_SIZE,
+    ActionError,
     Table,
     choose_move,
     encode_observation,
@@ -231,6 +232,17 @@ def test_a_pile_game_is_played_one_card_per_action_through_observations() -> Non
                 rng.choice(np.flatnonzero(mask).tolist())))
             assert move in view.legal_moves
             table.play_move(move)
+
+
+def test_a_pile_game_refuses_a_card_not_in_hand_naming_the_legal_ones() -> None:
+    table = Table(make_rules("xeri"), "xeri", seed=1)
+    hand = table.match.state.hands[table.to_play]
+    other = next(c for c in range(52) if not hand >> c & 1)
+    with pytest.raises(ActionError, match=rf"illegal action {other} \(play .*; the legal "
+                       r"actions are \["):
+        table.apply_action(other)
+    with pytest.raises(ActionError, match=r"illegal action 60; the legal actions"):
+        table.apply_action(60)  # a capture choice of Basra: no action of a pile game
 
 
 # OpenSpiel

@@ -330,8 +330,8 @@ class Table:
         if action not in legal:
             shown = ", ".join(action_text(a) for a in legal) or "none"
             raise ActionError(f"illegal action {action!r}"
-                              + (f" ({action_text(action)})" if 0 <= action < NUM_ACTIONS
-                                 else "")
+                              + (f" ({action_text(action)})"
+                                 if 0 <= action < self.num_actions else "")
                               + f"; the legal actions are {legal} ({shown})")
         moves = self.match.legal_moves()
         if action == LAY_DOWN:
