@@ -301,6 +301,37 @@ def test_openspiel_information_states_hide_what_the_seat_may_not_see(
     assert len({state.information_state_string(p) for p in range(players)}) == players
 
 
+def test_openspiel_tells_the_face_down_cards_to_the_first_player_alone() -> None:
+    """Under kitty_view=first_player the first player's information state names the
+    three face-down cards (in brackets, and in their own plane); the dealer's counts
+    them."""
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    from basra.envs.openspiel import PILE_INFOSTATE_SIZE
+
+    game = pyspiel.load_game("basra", {"variant": "pisti",
+                                       "rules": "kitty_view:first_player"})
+    assert game.information_state_tensor_size() == PILE_INFOSTATE_SIZE == 6281
+    assert game.observation_tensor_size() == PILE_OBSERVATION_SIZE
+    state = game.new_initial_state()
+    _random_chance(state, random.Random(8))
+    first = state.current_player()
+    dealer = state.table.match.state.dealer
+    down = state.table.match.state.down
+    planes = PILE_OBSERVATION_SIZE + 104
+    for player, shown in ((first, True), (dealer, False)):
+        text = state.information_state_string(player)
+        initial = text.split("; initial ")[1].split(";")[0].split()
+        assert len(initial) == 4 and initial[-1][0] != "["  # the top card is face up
+        bracketed = [parse_card(c.strip("[]")) for c in initial if c.startswith("[")]
+        if shown:
+            assert "??" not in initial and bracketed == [
+                c for c in state.table.match.deals[0].layout.floor if down >> c & 1]
+        else:
+            assert initial.count("??") == down.bit_count() == 3 and not bracketed
+        tensor = np.array(state.information_state_tensor(player))
+        assert tensor[planes:planes + 52].sum() == (3 if shown else 0)
+
+
 @pytest.mark.parametrize(("variant", "house"), [
     ("pisti", {}), ("pisti", {"centre_jack": "to_stock"}), ("xeri", {}),
     ("xeri", {"pile_redeal": "top_pair_or_jack"}), ("pisti", {"bottom_card": "hidden"}),

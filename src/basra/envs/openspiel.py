@@ -28,10 +28,10 @@ The observation tensor is the seat's float32[703] of :mod:`basra.envs.game`; the
 information-state tensor adds the initial floor and every play of the deal in order
 (float32[6163]), so within a deal it has perfect recall; earlier deals enter through the
 scores. In a pile game the observation is float32[717] and the information state adds
-the first pile's cards that the seat sees, its top card, and the plays with the captured
-cards the seat sees (float32[6229]). :meth:`BasraState.resample_from_infostate` deals
-the cards a seat has not seen at random, consistently with what it has seen, for
-OpenSpiel's ISMCTS.
+the first pile's cards that the seat sees, its top card, its face-down cards that the seat
+was shown, and the plays with the captured cards the seat sees (float32[6281]).
+:meth:`BasraState.resample_from_infostate` deals the cards a seat has not seen at random,
+consistently with what it has seen, for OpenSpiel's ISMCTS.
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ from .game import (
     observation_size,
 )
 
-__all__ = ["BasraGame", "BasraObserver", "BasraState", "infostate_size",
-           "parse_rules_param"]
+__all__ = ["BasraGame", "BasraObserver", "BasraState", "hidden_places", "infostate_size",
+           "parse_rules_param", "resample_pile"]
 
 _MAX_REDEALS = 20
 """Dealings per deal counted into the game's length bound (a Pasur floor is dealt again
@@ -77,7 +77,7 @@ with a probability of a few percent)."""
 
 _HISTORY = 52 * 104
 INFOSTATE_SIZE = OBSERVATION_SIZE + 52 + _HISTORY
-PILE_INFOSTATE_SIZE = PILE_OBSERVATION_SIZE + 52 + 52 + _HISTORY
+PILE_INFOSTATE_SIZE = PILE_OBSERVATION_SIZE + 3 * 52 + _HISTORY
 
 _DEFAULTS = {"variant": "egyptian", "players": 2, "rules": "", "max_deals": 20}
 
@@ -118,7 +118,7 @@ def parse_rules_param(text: str) -> dict[str, str]:
 
 
 def infostate_size(rules: Rules) -> int:
-    """The size of the information-state tensor: 6229 in a pile game, else 6163."""
+    """The size of the information-state tensor: 6281 in a pile game, else 6163."""
     return PILE_INFOSTATE_SIZE if rules.family in PILE_FAMILIES else INFOSTATE_SIZE
 
 
@@ -452,6 +452,7 @@ class BasraObserver:
             self.dict["initial_floor"] = self.tensor[observed:observed + 52]
             if self.pile:
                 self.dict["initial_top"] = self.tensor[observed + 52:observed + 104]
+                self.dict["initial_down"] = self.tensor[observed + 104:observed + 156]
             self.dict["plays"] = self.tensor[size - _HISTORY:].reshape(52, 104)
 
     def set_from(self, state: BasraState, player: int) -> None:
@@ -471,6 +472,9 @@ class BasraObserver:
                 floor = table.match.deals[-1].layout.floor
                 if floor:  # its top card is face up
                     self.dict["initial_top"][floor[-1]] = 1.0
+                for card in range(52):
+                    if view.down_seen >> card & 1:
+                        self.dict["initial_down"][card] = 1.0
             plays = self.dict["plays"]
             for i, made in enumerate(view.plays):
                 plays[i, made.card] = 1.0
@@ -507,14 +511,15 @@ class BasraObserver:
         return "; ".join(parts)
 
     def _pile_string(self, state: BasraState, table: Table, player: int) -> str:
-        """A pile game's information state or observation, in text: face-down cards that
-        ``player`` was not shown are ``??``."""
+        """A pile game's information state or observation, in text: a face-down card
+        that ``player`` was not shown is ``??``, one it was shown is in brackets."""
         view = table.observe(player)
         hidden = hidden_down(table.match.state, player)
 
         def pile_text(cards: tuple[int, ...]) -> str:
-            return " ".join("??" if card < 0 or hidden >> card & 1 else CARD_NAMES[card]
-                            for card in cards) or "-"
+            return " ".join("??" if card < 0 or hidden >> card & 1
+                            else f"[{CARD_NAMES[card]}]" if view.down_seen >> card & 1
+                            else CARD_NAMES[card] for card in cards) or "-"
 
         parts = [f"p{player}", f"deal {view.deal_number}",
                  f"totals {' '.join(map(str, view.totals))}", f"target {view.target}",
