@@ -347,7 +347,8 @@ def test_openspiel_deals_as_the_engine_deals(variant: str, house: dict[str, str]
     game = pyspiel.load_game("basra", {"variant": variant, "rules": ";".join(
         f"{k}:{v}" for k, v in house.items())})
     rules: Rules = game.rules
-    redealt = turned = 0
+    redealt = turned = moved = 0
+    shown = rules.bottom_card == "shown"
     for seed in range(150):
         rng = random.Random(seed)
         state = game.new_initial_state()
@@ -358,16 +359,18 @@ def test_openspiel_deals_as_the_engine_deals(variant: str, house: dict[str, str]
                 order = _shuffled(rng, state.loose)
             else:
                 order = _shuffled(rng, tuple(range(52)))
+                moved += shown and order[-1] >> 2 == JACK  # the bottom card changes places
             for card in order:
                 assert card in dict(state.chance_outcomes())
                 state.apply_action(card)
         dealt = state.table.match.deals[0].layout
         assert dealt == pile_layout(rules, seed % 2, random.Random(seed))
         turned += bool(dealt.turned)
-        if rules.bottom_card == "shown":
+        if shown:
             assert dealt.bottom_card >= 0 and dealt.bottom_card >> 2 != JACK
     assert redealt > 0 if rules.pile_redeal != "none" else redealt == 0
     assert turned > 0 or rules.pile_redeal != "none"
+    assert moved > 0 or not shown
 
 
 def test_openspiel_ismcts_plays_a_whole_pisti_match() -> None:
