@@ -106,6 +106,10 @@ class Observation:
     jack_pistis: tuple[int, ...] = ()
     """Pile games: each side's double piştis so far this deal (``basras`` counts every
     pişti)."""
+    down_seen: int = 0
+    """Pile games: the first pile's face-down cards this seat has been shown (a mask),
+    wherever they lie now: under ``kitty_view``, once captured (or from the start for the
+    first player), and every one once the deal is over. The others are hidden."""
 
     @property
     def side(self) -> int:
@@ -164,7 +168,8 @@ class Observation:
                 "down_count": self.down_count,
                 "bottom_card": CARD_NAMES[self.bottom_card] if self.bottom_card >= 0 else None,
                 "stock_shown": card_names(self.stock_shown),
-                "jack_pistis": list(self.jack_pistis)}
+                "jack_pistis": list(self.jack_pistis),
+                "down_seen": card_names(self.down_seen)}
                if self.rules.family in PILE_FAMILIES else {}),
         }
 
@@ -225,6 +230,7 @@ def _pile_fields(data: dict[str, Any]) -> dict[str, Any]:
         "bottom_card": -1 if bottom is None else parse_card(bottom),
         "stock_shown": _mask(data["stock_shown"]),
         "jack_pistis": tuple(int(n) for n in data["jack_pistis"]),
+        "down_seen": _mask(data.get("down_seen", [])),
     }
 
 
@@ -282,6 +288,7 @@ def observe_state(
                 (c for c in range(52) if state.exposed >> c & 1 and c >> 2 != JACK), -1),
             "stock_shown": state.exposed & state.stock_mask(),
             "jack_pistis": state.jack_pistis,
+            "down_seen": state.down & ~hidden,
         }
         if hidden:
             moves = tuple(m & ~(hidden << 6) for m in moves)
