@@ -132,8 +132,10 @@ def play_lockstep(client: TestClient, body: dict[str, Any], seed: int
             move = rng.choice(view["legal"])
             assert move["captured"] == [] or move["card"][0] == "J" or (
                 move["card"][0] == view["deal"]["stack"][-1][0]), "a pile game takes the pile"
+            # As the page sends it: the card, and what it takes as this seat sees it.
             sockets[to_play].send_text(json.dumps(
-                {"type": "play", "seq": view["seq"], "card": move["card"]}))
+                {"type": "play", "seq": view["seq"], "card": move["card"],
+                 "captured": move["captured"]}))
             for listener in [None, *seats]:
                 sock = watcher if listener is None else sockets[listener]
                 received[listener].append(sock.receive_json())

@@ -407,6 +407,8 @@ class Table:
         if not match.state.hands[seat] >> card & 1:
             raise IntentError("illegal", f"{CARD_NAMES[card]} is not in your hand")
         options = [move for move in match.legal_moves() if move & 63 == card]
+        if self.rules.family in PILE_FAMILIES and len(options) == 1:
+            return options[0]  # a move is a card: what it takes follows (spec 9.4.1)
         if captured is None:
             if len(options) == 1:
                 return options[0]
