@@ -24,6 +24,9 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from basra.i18n import text
+from basra.match import Match
+from basra.record import Player, dumps, match_record
+from basra.rules import make_rules
 from tests.support.browsing import (
     CREATE_TABLE,
     PHONE,
@@ -289,3 +292,57 @@ def test_a_pisti_table_reads_right_to_left_in_arabic(
     assert box and count and count["x"] + count["width"] <= box["x"] + 1, (box, count)
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"{size}-start")
+
+
+def pisti_record() -> tuple[str, int]:
+    """A Pişti match of two to 30 (each seat playing its first legal move) with a pişti:
+    its record as text, and the frame of its first pişti."""
+    rules = make_rules("pisti", 2, {"target": 30})
+    for seed in range(100):
+        match = Match(rules, seed=seed, variant="pisti")
+        while not match.is_over:
+            match.play(match.legal_moves()[0])
+        frame, first = 0, None
+        for deal in match.deals:
+            frame += 1
+            for play in deal.plays:
+                if first is None and play.pisti:
+                    first = frame
+                frame += 1
+        if first is not None:
+            players = [Player("Ayşe", "human"), Player("Leyla (greedy)", "bot")]
+            return dumps(match_record(match, players)), first
+    raise AssertionError("no seed below 100 gives a pişti")
+
+
+@pytest.mark.parametrize(("language", "size"), [("tr", "desktop"), ("ar", "phone")])
+def test_a_pisti_record_replays_with_its_pile_and_pistis(
+        visit: Visit, shot: Callable[..., None], language: str, size: str) -> None:
+    record, first = pisti_record()
+    page = visit(language, SIZES[size])
+    page.goto("/replay")
+    page.locator("#record-file").set_input_files(
+        {"name": "pisti.json", "mimeType": "application/json", "buffer": record.encode()})
+    expect(page.locator("#viewer")).to_be_visible()
+    stack = page.get_by_test_id("pile-stack")
+    expect(stack).to_have_attribute("data-count", "4")
+    expect(stack.locator(".stack-was-down")).to_have_count(3)
+    expect(page.get_by_test_id("bottom-card")).to_have_count(1)
+    allowed = ("Ayşe", "Leyla", "greedy", "L")  # as the record names them, and initials
+    expect_translated(page, allowed)
+    shot(page, "dealt")
+    for _ in range(first):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("body")).to_have_attribute("data-frame", str(first))
+    expect(page.locator("#play .basra-badge")).to_have_text(
+        f"{text(language, 'basra_toast_pisti')} +{'١٠' if language == 'ar' else '10'}")
+    expect(stack).to_have_attribute("data-count", "0")
+    shot(page, "pisti")
+    page.keyboard.press("End")
+    score = page.locator("#deal-score")
+    expect(score.locator('tr[data-row="pistis"] th')).to_have_text(
+        text(language, "basras_pisti"))
+    expect(score.locator('tr[data-row="jack_pistis"] th')).to_have_text(
+        text(language, "jack_pistis_row"))
+    expect_translated(page, allowed)
+    shot(page, "last")
