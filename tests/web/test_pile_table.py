@@ -259,3 +259,14 @@ def test_a_pile_record_replays_with_its_stack_and_pistis() -> None:
                    if f["play"] and f["deal"] == frame["deal"])
         assert made == sum(score["basra_points"])
     assert any(sum(frame["deal_score"]["basras"]) for frame in scored)
+
+
+def test_no_hints_at_a_pile_table_while_the_master_does_not_play_it(tmp_path: Any) -> None:
+    app = create_app(f"sqlite:///{tmp_path}/hint.db", bot_delay=0)
+    with TestClient(app) as client:
+        created = client.post("/api/tables", json={"variant": "pisti"}).json()
+        answer = client.get(f"/api/tables/{created['code']}/hint?token={created['token']}")
+    refused = answer.status_code >= 400 and answer.json().get("code") == "not_for_this_game"
+    assert refused == ("master" not in family_levels("pisti")), answer.json()
+    if refused:
+        assert "the master does not play pisti yet" in answer.json()["message"]
