@@ -294,6 +294,14 @@ def test_a_pisti_table_reads_right_to_left_in_arabic(
     assert box and count and count["x"] + count["width"] <= box["x"] + 1, (box, count)
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"{size}-start")
+    # A watcher sees the same pile: the face-down cards as backs, no hand.
+    watcher = visit("ar", SIZES[size])
+    watcher.goto(created["url"])
+    watched = watcher.get_by_test_id("pile-stack")
+    expect(watched).to_have_attribute("data-count", "4")
+    expect(watched.locator(".stack-down")).to_have_count(3)
+    expect(watcher.get_by_test_id("hand")).to_be_hidden()
+    shot(watcher, f"{size}-watcher")
 
 
 def pisti_record() -> tuple[str, int]:
