@@ -154,7 +154,10 @@ _UNTRANSLATED = r"""([language, allowed, english]) => {
       const rest = allowed.reduce((left, word) => left.split(word).join(" "), text);
       return arabic.test(rest) ? rest.match(arabic)[0] : null;
     }
-    const words = (text.match(latinWord) ?? [])
+    // An allowed name goes whole first: "Ayşe" is no untranslated "Ay" and "e".
+    const rest = allowed.filter((word) => /[^\x00-\x7F]/.test(word))
+      .reduce((left, word) => left.split(word).join(" "), text);
+    const words = (rest.match(latinWord) ?? [])
       .filter((word) => /[A-Za-z]/.test(word) && !card.test(word) && !ok.has(word));
     return words.length ? words.join(" ") : null;
   };

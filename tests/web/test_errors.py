@@ -14,7 +14,7 @@ from basra.server.errors import ERRORS, UnknownTableError, refusal_of
 BODY_FIELDS = {
     "/api/quick": {"name"},
     "/api/tables": {"name", "variant", "players", "rules", "seats", "turn_seconds",
-                    "takeover_level"},
+                    "takeover_level", "open_stores"},
     "/api/tables/{code}/join": {"name", "seat"},
     "/api/tournaments": {"kind", "variant", "players", "rated", "minutes", "rounds",
                          "starts_in", "turn_seconds", "computers", "allow_bots", "name"},

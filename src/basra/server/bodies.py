@@ -93,6 +93,9 @@ class NewTableBody(_Body):
     turn_seconds: Any = _field(_NUMBER, "0 (no timer) or 5 to 600 seconds a turn.", 0)
     takeover_level: Any = _field(_TEXT, "The level that plays for an away player.",
                                  "expert")
+    open_stores: Any = _field({"type": "boolean"}, "Pile games: each side may look "
+                              "through its captured cards (they lie closed by default).",
+                              False)
 
 
 class JoinBody(_Body):

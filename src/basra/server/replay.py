@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from basra.cards import CARD_NAMES, card_names
-from basra.record import RecordError, replay
-from basra.rules import PILE_FAMILIES
+from basra.cards import CARD_NAMES, JACK, card_names
+from basra.record import replay
 from basra.state import DealState, apply, make_move, start_deal
 
 from .views import deal_score_view
@@ -26,6 +25,21 @@ def _frame(number: int, state: DealState, totals: list[int]) -> dict[str, Any]:
         "pile_counts": [pile.bit_count() for pile in state.piles],
         "basras": list(state.basras), "totals": list(totals),
         "stock_count": state.stock_count, "play": None, "deal_score": None,
+    } | (_pile_frame(state) if state.table.pile else {})
+
+
+def _pile_frame(state: DealState) -> dict[str, Any]:
+    """A pile game's centre, all face up as a replay shows it: ``stack`` bottom to top,
+    ``down`` the cards of it dealt face down, the stock's shown ``bottom_card`` (or
+    None) and each side's ``jack_pistis``."""
+    stack = list(state.laid) if state.floor else []
+    bottom = next((card for card in range(52)
+                   if state.exposed >> card & 1 and card >> 2 != JACK), -1)
+    return {
+        "stack": [CARD_NAMES[card] for card in stack],
+        "down": [CARD_NAMES[card] for card in stack if state.down >> card & 1],
+        "bottom_card": CARD_NAMES[bottom] if bottom >= 0 and state.stock_count else None,
+        "jack_pistis": list(state.jack_pistis),
     }
 
 
@@ -33,8 +47,6 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
     """``{"record": summary, "frames": [...]}``; raises ``RecordError`` for a bad record."""
     match = replay(record)
     rules = match.rules
-    if rules.family in PILE_FAMILIES:
-        raise RecordError(f"the web app does not show the pile game {match.variant} yet")
     totals = [0] * rules.sides
     frames: list[dict[str, Any]] = []
     for number, deal in enumerate(match.deals, start=1):
@@ -44,7 +56,8 @@ def replay_frames(record: dict[str, Any]) -> dict[str, Any]:
             state = apply(state, make_move(play.card, play.captured))
             frame = _frame(number, state, totals)
             frame["play"] = {"seat": play.seat, "card": CARD_NAMES[play.card],
-                             "captured": card_names(play.captured), "basra": play.basra}
+                             "captured": card_names(play.captured), "basra": play.basra,
+                             **({"pisti": play.pisti} if play.pisti else {})}
             frames.append(frame)
         if deal.score is not None:
             frames[-1]["deal_score"] = deal_score_view(rules, number, deal)

@@ -22,6 +22,7 @@ from basra.record import Player, match_record
 from basra.rules import PILE_FAMILIES, PRESETS, Rules, RulesError, make_rules, preset
 
 from .errors import ConfigError, IntentError, JoinError, LeaveError
+from .levels import default_level, family_levels
 
 __all__ = [
     "MAX_NAME",
@@ -77,11 +78,16 @@ class SeatConfig:
         return {"kind": self.kind, "level": self.level}
 
 
-def _level(value: object, what: str) -> str:
+def _level(value: object, what: str, family: str = "basra") -> str:
     if not isinstance(value, str) or value.strip().lower() not in BOT_LEVELS:
         raise ConfigError(f"{what} {value!r} is not a level; expected one of "
                           f"{', '.join(BOT_LEVELS)}")
-    return value.strip().lower()
+    level = value.strip().lower()
+    playing = family_levels(family)
+    if level not in playing:
+        raise ConfigError(f"{what} {level!r} does not play {family} yet; expected one of "
+                          f"{', '.join(playing)}")
+    return level
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,9 @@ class TableConfig:
     tournament: str | None = None
     """The tournament whose game this is (one match: no rematch; see
     :mod:`basra.server.directing`)."""
+    open_stores: bool = False
+    """Pile games: each side may look through its own captured cards (spec 11.8: closed
+    by default, since pile games reward memory). Basra's stores are always open."""
 
     def rules(self) -> Rules:
         return make_rules(self.variant, self.players, self.overrides)
@@ -118,7 +127,7 @@ class TableConfig:
             "seats": [seat.to_dict() for seat in self.seats],
             "turn_seconds": self.turn_seconds, "takeover_level": self.takeover_level,
             "rated": self.rated, "pool": self.pool, "public": self.public,
-            "tournament": self.tournament,
+            "tournament": self.tournament, "open_stores": self.open_stores,
         }
 
     @classmethod
@@ -131,8 +140,6 @@ class TableConfig:
             found = preset(variant)
         except RulesError as error:
             raise ConfigError(str(error)) from None
-        if found.rules.family in PILE_FAMILIES:
-            raise ConfigError(f"{found.name} is not yet playable on the web")
         players = body.get("players", found.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
             raise ConfigError(f"players must be a number, not {players!r}")
@@ -143,14 +150,22 @@ class TableConfig:
             rules = make_rules(found.name, players, overrides)
         except RulesError as error:
             raise ConfigError(str(error)) from None
-        seats = _parse_seats(body.get("seats"), rules.players)
+        seats = _parse_seats(body.get("seats"), rules.players, rules.family)
         turn_seconds = body.get("turn_seconds") or 0
         if (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int)
                 or not (turn_seconds == 0 or 5 <= turn_seconds <= 600)):
             raise ConfigError(
                 f"turn_seconds {turn_seconds!r} is not 0 (no timer) or 5 to 600 seconds")
-        takeover = _level(body.get("takeover_level", "expert"), "takeover_level")
-        return cls(found.name, rules.players, dict(overrides), seats, turn_seconds, takeover)
+        takeover = _level(body.get("takeover_level", default_level(rules.family)),
+                          "takeover_level", rules.family)
+        open_stores = body.get("open_stores", False)
+        if not isinstance(open_stores, bool):
+            raise ConfigError(f"open_stores must be true or false, not {open_stores!r}")
+        if open_stores and rules.family not in PILE_FAMILIES:
+            raise ConfigError(f"open_stores is for pile games; {found.name}'s captured "
+                              "cards are always open to their own side")
+        return cls(found.name, rules.players, dict(overrides), seats, turn_seconds, takeover,
+                   open_stores=open_stores)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableConfig:
@@ -160,12 +175,14 @@ class TableConfig:
             tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
             data["turn_seconds"], data["takeover_level"], bool(data.get("rated", False)),
             bool(data.get("public", False)), data.get("tournament"),
+            bool(data.get("open_stores", False)),
         )
 
 
-def _parse_seats(value: object, players: int) -> tuple[SeatConfig, ...]:
+def _parse_seats(value: object, players: int, family: str) -> tuple[SeatConfig, ...]:
     if value is None:
-        return (SeatConfig("human"),) + (SeatConfig("bot", "expert"),) * (players - 1)
+        return ((SeatConfig("human"),)
+                + (SeatConfig("bot", default_level(family)),) * (players - 1))
     if not isinstance(value, list) or len(value) != players:
         raise ConfigError(f"seats must list {players} seats, one per player, not {value!r}")
     seats = []
@@ -177,8 +194,8 @@ def _parse_seats(value: object, players: int) -> tuple[SeatConfig, ...]:
         if seat["kind"] == "human":
             seats.append(SeatConfig("human"))
         else:
-            seats.append(SeatConfig("bot", _level(seat.get("level", "expert"),
-                                                  f"seat {index + 1} level")))
+            seats.append(SeatConfig("bot", _level(seat.get("level", default_level(family)),
+                                                  f"seat {index + 1} level", family)))
     return tuple(seats)
 
 
@@ -355,8 +372,13 @@ class Table:
         return not self.is_human(seat) or seat in self.away
 
     def level_for(self, seat: int) -> str:
+        """The level that plays ``seat`` for the computer: its own, else the table's
+        takeover level; a level that does not play the table's rule family yet gives way
+        to :func:`~basra.server.levels.default_level` (a table stored before the check)."""
         level = self.config.seats[seat].level
-        return level if level is not None else self.config.takeover_level
+        chosen = level if level is not None else self.config.takeover_level
+        family = self.rules.family
+        return chosen if chosen in family_levels(family) else default_level(family)
 
     def resolve_play(self, seat: int, seq: int, card_text: str,
                      captured: list[str] | None) -> int:
@@ -385,6 +407,8 @@ class Table:
         if not match.state.hands[seat] >> card & 1:
             raise IntentError("illegal", f"{CARD_NAMES[card]} is not in your hand")
         options = [move for move in match.legal_moves() if move & 63 == card]
+        if self.rules.family in PILE_FAMILIES and len(options) == 1:
+            return options[0]  # a move is a card: what it takes follows (spec 9.4.1)
         if captured is None:
             if len(options) == 1:
                 return options[0]
@@ -570,11 +594,12 @@ class Table:
 
 
 def variants_listing() -> list[dict[str, Any]]:
-    """The presets, as the New table form lists them."""
+    """The presets, as the New table form lists them, with the computer levels that play
+    each (a level that does not play a rule family yet is left out)."""
     return [
         {"name": p.name, "description": p.description, "players": list(p.players),
          "partnership_players": list(p.partnership_players),
-         "rules": p.rules_for().to_dict()}
+         "rules": p.rules_for().to_dict(), "levels": list(family_levels(p.rules.family)),
+         "pile": p.rules.family in PILE_FAMILIES}
         for p in PRESETS.values()
-        if p.rules.family not in PILE_FAMILIES  # not yet playable on the web
     ]

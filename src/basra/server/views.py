@@ -1,8 +1,10 @@
 """What each connection of a table is sent: its seat's view, or the public view.
 
 Seat views are built from :func:`basra.observe.observe`, the core's only view of a match
-for a player; the public view is a seat's observation with the hand and the legal moves
-taken out. Nothing else about the match (other hands, the stock, the seed) is read here.
+for a player; the public view is a seat's observation with the hand, the legal moves and,
+in a pile game, the first pile's face-down cards taken out. Nothing else about the match
+(other hands, the stock, the seed) is read here, but the plays of the deal (public, and in
+a pile game less the face-down cards the connection may not see, per ``kitty_view``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from basra.cards import CARD_NAMES, card_names
 from basra.match import DealHistory, Play
 from basra.observe import Observation, observe
 from basra.players.ratings import COMPUTER_RATINGS
-from basra.rules import Rules
-from basra.state import layout_seats, move_text
+from basra.rules import PILE_FAMILIES, Rules
+from basra.state import hidden_down, layout_seats, move_text
 
 from .table import Table
 
@@ -82,7 +84,9 @@ def table_info(table: Table) -> dict[str, Any]:
         "records": list(table.record_ids),
         "rated": table.config.rated, "pool": table.config.pool,
         "house_rules": dict(table.config.overrides),
-    } | ({} if table.config.tournament is None else {"tournament": table.config.tournament})
+    } | ({"open_stores": table.config.open_stores}
+         if table.rules.family in PILE_FAMILIES else {}) | (
+        {} if table.config.tournament is None else {"tournament": table.config.tournament})
 
 
 def deal_score_view(rules: Rules, number: int, deal: DealHistory) -> dict[str, Any]:
@@ -94,7 +98,8 @@ def deal_score_view(rules: Rules, number: int, deal: DealHistory) -> dict[str, A
     only when the rules have one. ``seats`` are the seats that played the deal (fewer than
     all in an extra deal between tied sides). The ``leftover`` went to ``seat``, the last
     capturer (-1: nobody captured), or under ``leftover = split`` one card at a time:
-    ``sides[i]`` got ``cards[i]``.
+    ``sides[i]`` got ``cards[i]``. In a pile game ``pistis`` are each side's
+    ``[plain, jack]`` piştis (``basras`` their sum).
     """
     score = deal.score
     assert score is not None
@@ -108,6 +113,8 @@ def deal_score_view(rules: Rules, number: int, deal: DealHistory) -> dict[str, A
     }
     if score.clubs:
         view["clubs"] = list(score.clubs)
+    if score.pistis:
+        view["pistis"] = [list(counts) for counts in score.pistis]
     if rules.basra_cancel and rules.basra_points:
         view["basras_cancelled"] = [
             made - points // rules.basra_points
@@ -121,25 +128,67 @@ def deal_score_view(rules: Rules, number: int, deal: DealHistory) -> dict[str, A
     return view
 
 
-def _public(observation: Observation) -> Observation:
-    return dataclasses.replace(observation, hand=0, legal_moves=())
+def hidden_cards(table: Table, seat: int | None) -> int:
+    """The cards of the current deal that ``seat`` (None: a watcher) may not see although
+    they were played or captured: a pile game's face-down cards (spec 9.9). A watcher
+    sees none of them until the deal is scored; 0 in the other families."""
+    match = table.match
+    if match is None or not match.state.table.pile:
+        return 0
+    state = match.state
+    if seat is not None:
+        return hidden_down(state, seat)
+    return 0 if state.is_over else state.down
 
 
-def last_captures(rules: Rules, plays: Sequence[Play]) -> list[dict[str, Any] | None]:
+def _public(observation: Observation, hidden: int) -> Observation:
+    """A seat's observation as a watcher may see it: no hand, no legal moves, and none of
+    the ``hidden`` face-down cards the seat itself may have been shown."""
+    view = dataclasses.replace(observation, hand=0, legal_moves=())
+    if not hidden:
+        return view
+    return dataclasses.replace(
+        view, floor=view.floor & ~hidden, initial_floor=view.initial_floor & ~hidden,
+        piles=tuple(pile & ~hidden for pile in view.piles),
+        plays=tuple(p._replace(captured=p.captured & ~hidden) for p in view.plays),
+        pile=tuple(-1 if card < 0 or hidden >> card & 1 else card for card in view.pile),
+        down_count=(hidden & observation.floor).bit_count() + observation.down_count)
+
+
+def _capture_view(play: Play, hidden: int) -> dict[str, Any]:
+    view = {"seat": play.seat, "card": CARD_NAMES[play.card],
+            "captured": card_names(play.captured & ~hidden), "basra": play.basra}
+    return view | ({"pisti": play.pisti} if play.pisti else {})
+
+
+def last_captures(rules: Rules, plays: Sequence[Play],
+                  hidden: int = 0) -> list[dict[str, Any] | None]:
     """Each side's latest capture among a deal's ``plays`` (public: every capture was made
-    face up on the floor), or None for a side that has captured nothing yet."""
+    face up on the floor, but for the ``hidden`` face-down cards of a pile game, left
+    out), or None for a side that has captured nothing yet."""
     side_of = rules.side_of
     latest: list[dict[str, Any] | None] = [None] * rules.sides
     missing = rules.sides
     for play in reversed(plays):
         side = side_of[play.seat]
         if play.captured and latest[side] is None:
-            latest[side] = {"seat": play.seat, "card": CARD_NAMES[play.card],
-                            "captured": card_names(play.captured), "basra": play.basra}
+            latest[side] = _capture_view(play, hidden)
             missing -= 1
             if not missing:
                 break
     return latest
+
+
+def _last_play(table: Table, hidden: int) -> dict[str, Any] | None:
+    """The match's latest play, less the ``hidden`` cards of the current deal."""
+    match = table.match
+    assert match is not None
+    for number in range(len(match.deals), 0, -1):
+        plays = match.deals[number - 1].plays
+        if plays:
+            mask = hidden if number == len(match.deals) else 0
+            return {"deal": number, **_capture_view(plays[-1], mask)}
+    return None
 
 
 def shared_parts(table: Table) -> dict[str, Any]:
@@ -149,20 +198,30 @@ def shared_parts(table: Table) -> dict[str, Any]:
     if match is None:
         return parts
     parts["last_captures"] = last_captures(table.rules, match.deals[-1].plays)
-    parts["last_play"] = None
-    for number in range(len(match.deals), 0, -1):
-        plays = match.deals[number - 1].plays
-        if plays:
-            last = plays[-1]
-            parts["last_play"] = {"deal": number, "seat": last.seat,
-                                  "card": CARD_NAMES[last.card],
-                                  "captured": card_names(last.captured), "basra": last.basra}
-            break
+    parts["last_play"] = _last_play(table, 0)
     parts["deal_scores"] = [
         deal_score_view(table.rules, number, deal)
         for number, deal in enumerate(match.deals, start=1) if deal.score is not None
     ]
     return parts
+
+
+def stores_open(table: Table) -> bool:
+    """Whether each seat may look through its own side's captured cards: always in Basra
+    and Pasur; in a pile game only at a table made with ``open_stores`` (spec 11.8)."""
+    return table.rules.family not in PILE_FAMILIES or table.config.open_stores
+
+
+def pile_view(view: Observation) -> dict[str, Any]:
+    """A pile game's centre as ``view`` sees it: ``stack``, the pile bottom to top (None
+    for a face-down card it has not been shown), ``down_count``, the stock's shown
+    ``bottom_card`` (or None) and each side's ``jack_pistis`` this deal."""
+    return {
+        "stack": [CARD_NAMES[card] if card >= 0 else None for card in view.pile],
+        "down_count": view.down_count,
+        "bottom_card": CARD_NAMES[view.bottom_card] if view.bottom_card >= 0 else None,
+        "jack_pistis": list(view.jack_pistis),
+    }
 
 
 def state_message(table: Table, seat: int | None,
@@ -192,8 +251,12 @@ def state_message(table: Table, seat: int | None,
     if match is None:
         return message
     view = observe(match, 0 if seat is None else seat)
+    hidden = hidden_cards(table, seat)
     if seat is None:
-        view = _public(view)
+        view = _public(view, hidden)
+    if hidden:  # this connection's own parts: the plays less the cards it may not see
+        shared = shared | {"last_captures": last_captures(table.rules, view.plays),
+                           "last_play": _last_play(table, hidden)}
     message["deal"] = {
         "number": len(match.deals), "dealer": view.dealer, "to_play": view.to_play,
         "hand": card_names(view.hand), "floor": card_names(view.floor),
@@ -201,10 +264,14 @@ def state_message(table: Table, seat: int | None,
         "pile_counts": list(view.pile_counts), "basras": list(view.basras),
         "last_capturer": view.last_capturer, "seats": list(view.seats),
         "buried": card_names(view.buried),
-        # Captured piles lie face down: a seat may look through its own side's pile only.
-        "pile": None if seat is None else card_names(view.piles[view.side]),
+        # Captured piles lie face down: a seat may look through its own side's pile only
+        # (in a pile game, only at a table that opens them).
+        "pile": None if seat is None or not stores_open(table)
+        else card_names(view.piles[view.side]),
         "last_captures": shared["last_captures"],
     }
+    if table.rules.family in PILE_FAMILIES:
+        message["deal"] |= pile_view(view)
     message["legal"] = [
         {"card": CARD_NAMES[move & 63], "captured": card_names(move >> 6),
          "text": move_text(move)}

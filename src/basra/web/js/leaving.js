@@ -90,6 +90,7 @@ async function newGame() {
     variant: table.variant, players: table.players, rules: table.house_rules ?? {},
     seats: table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "human" })),
     turn_seconds: table.turn_seconds, takeover_level: table.takeover_level,
+    ...(table.open_stores === undefined ? {} : { open_stores: table.open_stores }),
   };
   if (name) body.name = name;
   try {

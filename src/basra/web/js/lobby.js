@@ -19,6 +19,9 @@ const RAW = "more_rules"; // the field of the Advanced box
 const CARD_SPEC = /^(A|1|[2-9]|10|T|J|Q|K)([SHDC])?$/i;
 // Options a rule family plays one way only: their controls are hidden and hold that value.
 const FAMILY_FIXED = { pasur: { seven_diamonds: "plain", basra: "clear", sums: true } };
+// The options a family does not have (spec 11.5): the pile games' own, and Basra's floor.
+const PILE_OPTIONS = ["pisti_points", "jack_pisti_points", "jack_pisti", "last_play_pisti", "pile_down", "centre_jack", "bottom_card", "kitty_view", "pile_redeal"];
+const FLOOR_OPTIONS = ["bury", "floor_redeal", "sums", "optional_capture", "seven_diamonds", "basra", "jack_basra", "last_play_basra", "last_batch_basra", "basra_cancel", "basra_points", "clubs_points", "clubs_min"];
 
 let variants = [];
 let levels = ["random", "greedy", "expert", "master"];
@@ -95,6 +98,27 @@ function currentVariant() {
   return variants.find((v) => v.name === $("variant").value) ?? variants[0];
 }
 
+/** The computer levels that play the chosen variant (a pile game: only some of them). */
+function variantLevels() {
+  return currentVariant()?.levels ?? levels;
+}
+
+/** The level a new seat gets: the expert where it plays the variant, else the strongest quick one. */
+function defaultLevel() {
+  const playing = variantLevels().filter((l) => l !== "master");
+  return playing.includes("expert") ? "expert" : playing[playing.length - 1] ?? "expert";
+}
+
+/** The takeover level select and the open-stores box follow the variant. */
+function renderVariantSettings() {
+  const chosen = $("takeover-level").value;
+  fillSelect($("takeover-level"), variantLevels().map((l) => [l, levelName(l)]), defaultLevel());
+  if (variantLevels().includes(chosen) && chosen) $("takeover-level").value = chosen;
+  const pile = Boolean(currentVariant()?.pile);
+  $("open-stores-field").hidden = !pile;
+  if (!pile) $("open-stores").checked = false;
+}
+
 function fillSelect(select, items, selected) {
   select.replaceChildren(...items.map(([value, text]) => el("option", { value, text })));
   if (selected !== undefined && items.some(([value]) => String(value) === String(selected))) {
@@ -127,6 +151,7 @@ function renderPlayerList() {
 
 function variantChanged() {
   renderVariantList();
+  renderVariantSettings();
   renderPlayerList();
   playersChanged();
 }
@@ -149,7 +174,8 @@ function renderSeats() {
     const kind = el("select", { id: `seat-${seat}-kind`, class: "seat-kind" });
     fillSelect(kind, [["human", t("human")], ["bot", t("computer")]], old[seat]?.kind ?? (seat === 0 ? "human" : "bot"));
     const level = el("select", { id: `seat-${seat}-level`, class: "seat-level", "aria-label": `${t("seat_n", { n: seat + 1 })} ${t("level")}` });
-    fillSelect(level, levels.map((l) => [l, levelName(l)]), old[seat]?.level ?? "expert");
+    const playing = variantLevels();
+    fillSelect(level, playing.map((l) => [l, levelName(l)]), playing.includes(old[seat]?.level) ? old[seat].level : defaultLevel());
     const sync = () => {
       level.disabled = kind.value !== "bot";
     };
@@ -339,7 +365,10 @@ function applyFamily() {
       writeControl(spec, fixed[spec.name]);
       clearError(spec.name);
     }
-    if (spec.name !== "partnership") field.hidden = spec.name in fixed;
+    // A pile preset is a pile game whatever the family option says: its select is left out.
+    const absent = (family === "pisti" ? FLOOR_OPTIONS : PILE_OPTIONS).includes(spec.name) ||
+      (spec.name === "family" && Boolean(currentVariant()?.pile));
+    if (spec.name !== "partnership") field.hidden = spec.name in fixed || absent;
     if (spec.name === "family") continue; // rule_family_pasur names its choice, not its label
     const key = familyKey(`rule_${spec.name}`, family);
     for (const [node, text] of [[field.querySelector(".rule-label"), key], [field.querySelector(".rule-help"), `${key}_help`]]) {
@@ -347,6 +376,9 @@ function applyFamily() {
       node.dataset.i18n = text;
       node.textContent = t(text);
     }
+  }
+  for (const group of document.querySelectorAll("#rule-groups fieldset")) {
+    group.hidden = ![...group.querySelectorAll(".field, [data-field]")].some((field) => !field.hidden);
   }
   for (const legend of document.querySelectorAll("#rule-groups legend[data-group]")) {
     const key = familyKey(`group_${legend.dataset.group}`, family);
@@ -521,6 +553,7 @@ function tableRequest() {
     turn_seconds: Number($("turn-seconds").value),
     takeover_level: $("takeover-level").value,
   };
+  if (variant.pile) body.open_stores = $("open-stores").checked;
   const name = playerName();
   if (name) body.name = name;
   return { body, raw, rules };
@@ -646,7 +679,7 @@ async function loadLists() {
 
 function redraw() {
   fillSelect($("turn-seconds"), TIMERS.map((n) => [n, n ? t("seconds", { n }) : t("no_timer")]), $("turn-seconds").value || 0);
-  fillSelect($("takeover-level"), levels.map((l) => [l, levelName(l)]), $("takeover-level").value || "expert");
+  fillSelect($("takeover-level"), variantLevels().map((l) => [l, levelName(l)]), $("takeover-level").value || defaultLevel());
   if (variants.length) renderVariantList();
   renderSeats();
   markChanged();
@@ -680,12 +713,12 @@ async function init() {
   try {
     const [variantList, options] = await Promise.all([getJSON("/api/variants"), getJSON("/api/options")]);
     variants = variantList;
-    setOnlineVariants(variantList);
+    setOnlineVariants(variantList.filter((v) => !v.pile)); // pile games: New table only, for now
     if (options?.levels?.length) levels = options.levels;
     specs = (options?.specs ?? []).filter((spec) => spec.name !== "players");
     buildRuleControls();
-    fillSelect($("takeover-level"), levels.map((l) => [l, levelName(l)]), "expert");
     renderVariantList();
+    renderVariantSettings();
     renderPlayerList();
     playersChanged();
   } catch (error) {

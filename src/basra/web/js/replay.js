@@ -4,7 +4,7 @@ import { $, el } from "./dom.js";
 import { redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { cardElement, miniCard } from "./cards.js";
-import { familyKey, formatNumber, hasKey, initial, setupLang, t } from "./i18n.js";
+import { familyKey, formatNumber, hasKey, initial, sentence, setupLang, t } from "./i18n.js";
 import { shownName, variantName } from "./matches.js";
 import { scoreNotes, scoreTable } from "./score.js";
 import { renderAnalysisFrame, setupAnalysis } from "./analysis_view.js";
@@ -31,9 +31,10 @@ function nameNode(seat) {
   return el("bdi", { class: "player-name", text: playerName(seat) });
 }
 
-/** A text as the record's rule family words it ("Surs" for Pasur, "Basras" else). */
-function word(key) {
-  return t(familyKey(key, record?.rules?.family ?? "basra"));
+/** A text as the record's game words it ("Piştis" for Pişti, "Surs" for Pasur, "Basras" else). */
+function word(key, params = {}) {
+  const own = `${key}_${record?.variant}`;
+  return t(hasKey(own) ? own : familyKey(key, record?.rules?.family ?? "basra"), params);
 }
 
 /** A translated sentence with its {name} hole filled by `node`. */
@@ -95,7 +96,7 @@ function playSentence(play) {
     else if (part === "\u0002") play.captured.forEach((c, i) => out.append(i ? " " : "", miniCard(c)));
     else if (part) out.append(part);
   }
-  if (play.basra) out.append(" ", el("span", { class: "basra-badge", text: word("basra_toast") }));
+  if (play.basra) out.append(" ", el("span", { class: "basra-badge", text: play.pisti ? `${word("basra_toast")} +${formatNumber(play.pisti)}` : word("basra_toast") }));
   return out;
 }
 
@@ -108,7 +109,7 @@ function renderDealScore(frame) {
   const notes = scoreNotes(score, { seatName: nameNode, sideName, players: frame.hands.length });
   box.replaceChildren(
     el("h2", { text: t("deal_score", { n: score.deal }) }),
-    scoreTable(score, record?.rules, sideName),
+    scoreTable(score, record?.rules, sideName, record?.variant),
     ...notes.map((n) => el("p", { class: "hint" }, n)));
 }
 
@@ -142,15 +143,28 @@ function render() {
   $("info").replaceChildren(
     el("strong", { text: t("deal_n", { n: frame.deal }) }),
     el("span", {}, withName("dealer_is", {}, nameNode(frame.dealer))),
-    el("span", { text: t("stock", { n: frame.stock_count }) }));
+    el("span", { text: t("stock", { n: frame.stock_count }) }),
+    ...(frame.bottom_card ? [el("span", { class: "bottom-card", "data-testid": "bottom-card" }, sentence("bottom_card_shown", { card: miniCard(frame.bottom_card) }))] : []));
 
   const play = frame.play;
   $("play").replaceChildren(play ? playSentence(play) : t("dealt"));
 
   const floorMarks = play && !play.captured.length ? { [play.card]: "played" } : {};
   const floor = $("replay-floor");
-  floor.replaceChildren(...cardsBox(frame.floor, floorMarks).children);
-  floor.classList.toggle("empty", frame.floor.length === 0);
+  if (frame.stack) {
+    // A pile game's pile, open as a replay shows it, bottom to top: the cards dealt face
+    // down are marked so, the top card stands out.
+    const marks = { ...Object.fromEntries(frame.down.map((card) => [card, "stack-was-down"])), ...floorMarks };
+    const row = cardsBox(frame.stack, marks);
+    row.lastElementChild?.classList.add("stack-top");
+    floor.replaceChildren(el("div", { class: "replay-stack", "data-testid": "pile-stack", "data-count": String(frame.stack.length) }, ...row.children),
+      ...(frame.stack.length ? [el("span", { class: "stack-count", text: t("pile_cards_n", { n: frame.stack.length }) })] : []));
+    floor.dataset.empty = t("empty_pile");
+    floor.classList.toggle("empty", frame.stack.length === 0);
+  } else {
+    floor.replaceChildren(...cardsBox(frame.floor, floorMarks).children);
+    floor.classList.toggle("empty", frame.floor.length === 0);
+  }
 
   $("hands").replaceChildren(...frame.hands.map((hand, seat) => {
     const side = seat % sideCount(frame);
@@ -170,6 +184,7 @@ function render() {
       el("span", { class: "side-stats" },
         el("span", {}, el("span", { class: "stat-label", text: t("pile") }), ` ${formatNumber(frame.pile_counts[side])}`),
         el("span", {}, el("span", { class: "stat-label", text: word("basras") }), ` ${formatNumber(frame.basras[side])}`),
+        ...(frame.jack_pistis?.[side] ? [el("span", {}, el("span", { class: "stat-label", text: word("jack_pistis_row") }), ` ${formatNumber(frame.jack_pistis[side])}`)] : []),
         el("span", { class: "stat-total" }, el("span", { class: "stat-label", text: t("total") }), ` ${formatNumber(total)}`))))));
 
   renderDealScore(frame);

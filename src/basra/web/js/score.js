@@ -2,18 +2,20 @@
 // part of the score with a column per side, and notes for what the rows do not say (the
 // floor left at the end, who sat out, the majority prize carried).
 //
-// The words follow the rule family: Pasur's surs are "Surs" where Basra says "Basras".
+// The words follow the game: Pasur's surs are "Surs" where Basra says "Basras", and a pile
+// game's bonuses are its own ("Piştis", "Xeris"), plain and on a Jack, row by row.
 
 import { el } from "./dom.js";
-import { cardList, familyKey, sentence, t } from "./i18n.js";
+import { cardList, familyKey, hasKey, sentence, t } from "./i18n.js";
 
 /**
  * The score table of `score` (a deal score of the state message). `sideHeader(side)` is a
- * side's column heading (text or a node); `rules` the match's rules.
+ * side's column heading (text or a node); `rules` the match's rules; `variant` its preset
+ * (a pile game's words are its own).
  */
-export function scoreTable(score, rules, sideHeader) {
+export function scoreTable(score, rules, sideHeader, variant = "") {
   const family = rules?.family ?? "basra";
-  const word = (key) => t(familyKey(key, family));
+  const word = (key) => t(hasKey(`${key}_${variant}`) ? `${key}_${variant}` : familyKey(key, family));
   const head = el("tr", {}, el("td"));
   score.total.forEach((_, side) => {
     head.append(el("th", { scope: "col", class: `side-${side}` }, sideHeader(side)));
@@ -25,7 +27,12 @@ export function scoreTable(score, rules, sideHeader) {
   }
   rows.push(["card_points", t("card_points"), score.card_points]);
   if (score.clubs?.length) rows.push(["clubs", t("clubs"), score.clubs]);
-  rows.push(["basras", word("basras"), score.basras]);
+  if (score.pistis?.length) {
+    rows.push(["pistis", word("basras"), score.pistis.map(([plain]) => plain)]);
+    rows.push(["jack_pistis", word("jack_pistis_row"), score.pistis.map(([, jack]) => jack)]);
+  } else {
+    rows.push(["basras", word("basras"), score.basras]);
+  }
   if (score.basras_cancelled?.some(Boolean)) {
     rows.push(["basras_cancelled", t("basras_cancelled"), score.basras_cancelled]);
   }

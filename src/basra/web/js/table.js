@@ -44,9 +44,23 @@ function family() {
   return state?.table?.family ?? state?.table?.rules?.family ?? "basra";
 }
 
-/** A text as the table's rule family words it: "Sur!" at a Pasur table, "Basra!" else. */
+/**
+ * A text as the table's game words it: "Pişti!" at a Pişti table and "Xeri!" at a Xeri
+ * one (the variant's own key), "Sur!" at a Pasur table (the family's), "Basra!" else.
+ */
 function word(key, params = {}) {
-  return t(familyKey(key, family()), params);
+  const own = `${key}_${state?.table?.variant}`;
+  return t(hasKey(own) ? own : familyKey(key, family()), params);
+}
+
+/** Whether the table plays a pile game (Pişti, Xeri): one pile, only its top card counts. */
+function pileGame() {
+  return family() === "pisti";
+}
+
+/** Whether this seat may look through its side's captured cards (closed in pile games). */
+function storesOpen() {
+  return !pileGame() || Boolean(state?.table?.open_stores);
 }
 
 function showAlert(message) {
@@ -354,6 +368,8 @@ function renderScores() {
   const info = [t("target_n", { n: state.target })];
   if (deal) info.push(t("deal_n", { n: deal.number }));
   if (state.carry) info.push(t("carry_n", { n: state.carry }));
+  // A pile game's table setting: whether the captured cards may be looked through.
+  if (pileGame()) info.push(t(storesOpen() ? "stores_open" : "stores_closed"));
   $("score-info").textContent = info.join(" · ");
   const list = $("score-sides");
   list.replaceChildren();
@@ -552,7 +568,7 @@ function fillPileDialog() {
       el("div", { class: "pile-cards all-captured", "data-testid": "pile-cards" },
         ...pile.map((card) => cardElement(card, { className: "small" }))));
   } else {
-    parts.push(el("p", { class: "hint", text: t("pile_face_down") }));
+    parts.push(el("p", { class: "hint", text: t(pileGame() && isMySide(side) && !storesOpen() ? "stores_closed_hint" : "pile_face_down") }));
   }
   $("pile-body").replaceChildren(...parts);
 }
@@ -573,6 +589,11 @@ function renderTurn() {
   turn.classList.toggle("mine", myTurn());
   const stock = $("stock");
   stock.replaceChildren(deal ? t("stock", { n: deal.stock_count }) : "");
+  // A pile game's stock may show its bottom card (it goes to the dealer last): public.
+  if (deal?.bottom_card && deal.stock_count > 0) {
+    stock.append(" · ", el("span", { class: "bottom-card", "data-testid": "bottom-card" },
+      sentence("bottom_card_shown", { card: miniCard(deal.bottom_card) })));
+  }
   // The bury cards that came up on the first floor went back into the stock: everyone saw them.
   if (deal?.buried?.length) {
     const cards = document.createDocumentFragment();
@@ -627,8 +648,56 @@ function ghost(node, seat, className) {
   return node;
 }
 
-function renderFloor(previous, newPlay) {
+/**
+ * A pile game's centre: one stack, its top card face up and the cards under it as edges
+ * of an offset stack (what they are is for the players to remember), the face-down cards
+ * of the first pile as backs, and a count.
+ */
+function renderStack(previous, newPlay) {
   const box = $("floor");
+  const stack = state.deal?.stack ?? [];
+  box.classList.add("pile-centre");
+  box.querySelectorAll(".ghost").forEach((n) => n.remove());
+  const play = newPlay ? state.last_play : null;
+  const shown = Math.min(stack.length, 10); // older layers are drawn as one
+  const layers = stack.slice(stack.length - shown).map((card, i) => {
+    const top = i === shown - 1;
+    const node = card === null ? backElement("stack-card stack-down")
+      : top ? cardElement(card, { className: "stack-card stack-top" })
+        : el("span", { class: "card stack-card stack-under", "aria-hidden": "true" });
+    node.style.setProperty("--i", String(i));
+    if (top) {
+      node.dataset.testid = "pile-top";
+      if (card !== null && play && play.card === card && !play.captured?.length) animateFrom(node, play.seat, "enter");
+    }
+    return node;
+  });
+  const pile = el("div", { class: "stack", "data-testid": "pile-stack", "data-count": String(stack.length), "data-down": String(state.deal?.down_count ?? 0) }, ...layers);
+  pile.style.setProperty("--layers", String(shown));
+  const nodes = [];
+  if (stack.length) {
+    // The floor's label says it too; a phone shows the number alone, beside the stack.
+    nodes.push(pile, el("span", { class: "stack-count", "data-testid": "pile-count", "aria-hidden": "true" },
+      el("span", { class: "stack-count-long", text: t("pile_cards_n", { n: stack.length }) }),
+      el("span", { class: "stack-count-short", text: formatNumber(stack.length) })));
+  }
+  if (play && play.captured?.length && motion()) nodes.push(ghost(cardElement(play.card), play.seat, "swoop"));
+  box.replaceChildren(...nodes);
+  box.classList.toggle("empty", stack.length === 0);
+  box.dataset.empty = t("empty_pile");
+  const top = stack.length ? stack[stack.length - 1] : null;
+  box.setAttribute("aria-label", stack.length
+    ? `${t("centre_pile")}: ${t("pile_cards_n", { n: stack.length })}${top ? ` · ${t("pile_top", { card: cardName(top) })}` : ""}`
+    : `${t("centre_pile")}: ${t("empty_pile")}`);
+}
+
+function renderFloor(previous, newPlay) {
+  if (pileGame()) {
+    renderStack(previous, newPlay);
+    return;
+  }
+  const box = $("floor");
+  box.classList.remove("pile-centre");
   const floor = state.deal ? state.deal.floor : [];
   const sameDeal = previous?.deal && state.deal && previous.deal.number === state.deal.number;
   box.querySelectorAll(".ghost").forEach((n) => n.remove());
@@ -740,7 +809,7 @@ function renderLastPlay(newPlay) {
     return;
   }
   const line = el("p", { class: "last-line" }, playText(play, true));
-  if (play.basra) line.append(" ", el("span", { class: "basra-badge", text: word("basra_toast") }));
+  if (play.basra) line.append(" ", el("span", { class: "basra-badge", text: play.pisti ? `${word("basra_toast")} +${formatNumber(play.pisti)}` : word("basra_toast") }));
   box.replaceChildren(el("span", { class: "visually-hidden", text: `${t("last_play")}: ` }), line);
   box.dataset.seat = String(play.seat);
   if (newPlay && motion()) {
@@ -753,7 +822,12 @@ function renderLastPlay(newPlay) {
 function playEffects() {
   const play = state.last_play;
   let text = playText(play, false);
-  if (play.basra) {
+  if (play.pisti) {
+    // A pişti (a xeri): the game's own word, and its points (10, or 20 for a Jack on a Jack).
+    const said = play.seat === mySeat() ? word("pisti_you", { n: play.pisti }) : word("pisti_by", { name: seatName(play.seat), n: play.pisti });
+    banner(said, "pisti");
+    text += `. ${said}`;
+  } else if (play.basra) {
     banner(play.seat === mySeat() ? word("look_basra_you") : word("basra_by", { name: seatName(play.seat) }), "basra");
     text += `. ${word("basra_toast")}`;
   }
@@ -900,8 +974,9 @@ function playCard(card) {
   if (!myTurn() || pendingPlay) return;
   const options = legalFor(card);
   if (options.length === 0) return;
-  if (options.length === 1) {
-    sendPlay(card, options[0].captured);
+  if (options.length === 1 || pileGame()) {
+    // In a pile game a move is a card: what it takes follows from the pile.
+    sendPlay(card, pileGame() ? undefined : options[0].captured);
     return;
   }
   chooseCapture(card, options);
@@ -953,7 +1028,7 @@ function showDealScore(score) {
   $("score-title").textContent = t("deal_score", { n: score.deal });
   const header = (side) => (state.table.partnership ? t("team_n", { n: side + 1 }) : sideLabel(side));
   const notes = scoreNotes(score, { seatName, sideName, players: state.table.players });
-  $("score-body").replaceChildren(scoreTable(score, state.table.rules, header),
+  $("score-body").replaceChildren(scoreTable(score, state.table.rules, header, state.table.variant),
     ...notes.map((note) => el("p", { class: "hint" }, note)));
   if ($("capture-dialog").open) $("capture-dialog").close();
   if ($("pile-dialog").open) $("pile-dialog").close();
