@@ -713,7 +713,7 @@ async function init() {
   try {
     const [variantList, options] = await Promise.all([getJSON("/api/variants"), getJSON("/api/options")]);
     variants = variantList;
-    setOnlineVariants(variantList.filter((v) => !v.pile)); // pile games: New table only, for now
+    setOnlineVariants(variantList);
     if (options?.levels?.length) levels = options.levels;
     specs = (options?.specs ?? []).filter((spec) => spec.name !== "players");
     buildRuleControls();
