@@ -39,14 +39,14 @@ from typing import NamedTuple
 
 from basra import fast
 from basra.observe import Observation, observe_state
-from basra.rules import Rules
+from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState
 
-from .base import refuse_pile_games
 from .reading import StyleReader, style_moves
 from .search import Policy, deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "READ_TREE_PLAYERS", "ROLLOUT_POLICIES",
+__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "PILE_POLICY", "READ_TREE_PLAYERS",
+           "ROLLOUT_POLICIES",
            "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "SearchSettings", "search_moves",
            "uses_tree"]
 
@@ -57,11 +57,16 @@ ROLLOUT_POLICY = 3
 for a richer floor while the stock lasts (see :func:`basra.fast.kernels.policy_move`).
 With more, :data:`MANY_PLAYERS_POLICY`."""
 MANY_PLAYERS_POLICY = 4
+PILE_POLICY = 5
+"""The rollout policy in the pile games (Pişti, Xeri), whatever the number of players: 5,
+greedy for piles (takes when it can, does not feed a pişti, keeps its Jacks while the
+stock lasts: :func:`basra.fast.kernels.pile_value`)."""
 """The rollout policy with more than two players: 4, the expert's play. With other seats
 to model beside the next one, the rollouts must play them as players do."""
-ROLLOUT_POLICIES = (1, 3, 4)
+ROLLOUT_POLICIES = (1, 3, 4, 5)
 """The rollout policies the compiled search plays (:func:`basra.fast.kernels.policy_move`):
-1 greedy, 3 greedy keeping its sweepers, 4 the expert's play."""
+1 greedy, 3 greedy keeping its sweepers, 4 the expert's play, 5 greedy for piles (the
+pile games alone)."""
 READ_TREE_PLAYERS = (2,)
 """The numbers of players the master searches with the tree once another seat's style
 is read (:func:`uses_tree`; flat sampling before, and with more players)."""
@@ -140,7 +145,14 @@ class SearchSettings:
 
     def rollout_policy(self, rules: Rules) -> int:
         """The rollout policy searched with under ``rules``: the one set, else
-        :data:`ROLLOUT_POLICY` for two players and :data:`MANY_PLAYERS_POLICY` for more."""
+        :data:`ROLLOUT_POLICY` for two players and :data:`MANY_PLAYERS_POLICY` for more;
+        in the pile games :data:`PILE_POLICY` (or greedy, 1, if set: the others do not
+        play them)."""
+        if rules.family in PILE_FAMILIES:
+            return 1 if self.policy == 1 else PILE_POLICY
+        if self.policy == PILE_POLICY:
+            raise ValueError(f"rollout policy {PILE_POLICY} plays the pile games alone, "
+                             f"not {rules.family}")
         if self.policy is not None:
             return self.policy
         return ROLLOUT_POLICY if rules.players == 2 else MANY_PLAYERS_POLICY
@@ -218,6 +230,13 @@ def _known_play(observation: Observation, styles: tuple[int | None, ...]
 
 
 def _fully_known(observation: Observation) -> bool:
+    """Whether every card's place is known: two players, the stock empty (the other hand
+    is the unseen cards), and in a pile game no face-down card the seat was not shown
+    (in the pile, or captured by the other side)."""
+    if observation.rules.family in PILE_FAMILIES and (
+            observation.down_count or observation.unseen.bit_count()
+            != sum(observation.hand_counts) - observation.hand.bit_count()):
+        return False
     return observation.rules.sides == 2 and observation.rules.players == 2 and (
         observation.stock_count == 0
     )
@@ -258,15 +277,14 @@ class MasterBot:
 
     def _styles(self, observation: Observation) -> tuple[int | None, ...]:
         """Each seat's style as read so far (none when the settings do not read)."""
-        if not self.settings.read_styles:
+        if not self.settings.read_styles or observation.rules.family in PILE_FAMILIES:
             return ()
         return self.reader.styles(len(observation.hand_counts))
 
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
-        refuse_pile_games(observation, "master")
         moves = observation.legal_moves
-        self.reader.observe(observation)
+        self._read(observation)
         styles = self._styles(observation)
         settings = self.settings
         if _fully_known(observation):
@@ -299,11 +317,16 @@ class MasterBot:
                                            count))
         return sorted(ranked, key=lambda e: -e.value)
 
+    def _read(self, observation: Observation) -> None:
+        """Read the other seats' plays (not in the pile games: the styles read are the
+        levels' play of the other families)."""
+        if observation.rules.family not in PILE_FAMILIES:
+            self.reader.observe(observation)
+
     def choose(self, observation: Observation) -> int:
-        refuse_pile_games(observation, "master")
         moves = observation.legal_moves
         if len(moves) == 1:
-            self.reader.observe(observation)
+            self._read(observation)
             return moves[0]
         ranked = self.estimates(observation)
         best = ranked[0].value
