@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from basra import fast
@@ -17,8 +16,7 @@ from basra.bots.search import pile_move_value, sample_state
 from basra.match import Match
 from basra.observe import Observation, hidden_places, observe, observe_state
 from basra.rules import make_rules
-from basra.state import DealState, apply, legal_moves, parse_move, play, start_deal
-
+from basra.state import DealState, legal_moves, parse_move, play, start_deal
 from tests.test_pisti import layout
 
 needs_fast = pytest.mark.skipif(not fast.available(), reason="numba is a dependency")
@@ -204,28 +202,10 @@ def test_the_compiled_pile_policy_values_moves_as_the_python_one() -> None:
                     pytest.approx(pile_move_value(state, move)))
 
 
-def pisti_chance() -> Observation:
-    """Seat 0 can take a lone 9 with its 9 (a pişti, 10 points) or lay something."""
-    rules = make_rules("pisti", 2)
-    state = start_deal(rules, layout(rules, "3D 9S 5C 7C", ["7H 9D KS 2H", "JC 4D 6S 10H"]))
-    state = play(state, parse_move(state, "7H"))  # seat 0 takes the first pile
-    state = play(state, parse_move(state, "6S"))  # seat 1 lays a lone 6
-    state = apply(state, next(m for m in legal_moves(state) if m & 63 == 8 * 4 + 1))
-    return observe_state(state, 1)
-
-
 @needs_fast
 def test_compiled_and_python_searches_rank_an_obvious_pisti_first() -> None:
     from basra.fast.core import observation_search
 
-    rules = make_rules("pisti", 2)
-    state = start_deal(rules, layout(rules, "3D 9S 5C 7C", ["7H KS QD 2H", "JC 6D 6S 10H"]))
-    state = plays(state, "7H", "6D")  # seat 1 lays a lone 6 on the empty pile
-    view = observe_state(state, 0)
-    assert len(view.legal_moves) == 3
-    state = plays(state, "KS", "6S")
-    view = observe_state(state, 1)
-    del view
     rules = make_rules("pisti", 2)
     state = start_deal(rules, layout(rules, "3D 9S 5C 7C", ["7H 6H KS QD", "JC 6D 2S 10H"]))
     state = plays(state, "7H", "6D")
@@ -296,4 +276,3 @@ def test_the_last_batch_is_solved_once_no_card_is_hidden() -> None:
         break
     else:
         pytest.fail("no last-batch position")
-    assert np is not None

@@ -872,12 +872,12 @@ def test_no_seat_ever_sees_a_face_down_card_it_should_not(game: tuple[str, int],
 # records hold them (test_pile_record.py)
 
 
-def test_only_the_random_and_greedy_bots_play_the_pile_games() -> None:
+def test_the_expert_alone_refuses_the_pile_games() -> None:
     from basra.bots import make_bot
     from basra.bots.base import UnsupportedGameError
 
     view = observe_state(two(), 0)
-    for level in ("expert", "master"):
+    for level in ("expert",):
         bot = make_bot(level, 1, workers=1, samples=1)
         with pytest.raises(UnsupportedGameError, match=f"the {level} bot does not play"):
             bot.choose(view)

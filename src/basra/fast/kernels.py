@@ -875,7 +875,7 @@ def pile_value(cfg: Array, cards: Array, st: Array, move: int) -> float:
             rest &= rest - 1
     else:
         stake = float(cfg[C_JACK_PISTI_POINTS] if rank == JACK_RANK else cfg[C_PISTI_POINTS])
-    value = -cards[K_POINTS, card] - stake * unknown / 4.0 - rank / 100
+    value = float(-cards[K_POINTS, card] - stake * unknown / 4.0 - rank / 100)
     if rank == JACK_RANK and early:
         value -= PILE_JACK_KEEP
     return value
