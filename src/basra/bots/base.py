@@ -17,8 +17,8 @@ class UnknownBotError(ValueError):
 
 
 class UnsupportedGameError(ValueError):
-    """A game that a bot level does not play yet (the pile family: only random and greedy
-    play it)."""
+    """A game that a bot level does not play yet (the pile family: random, greedy and
+    expert play it, the master not yet)."""
 
 
 def refuse_pile_games(observation: Observation, level: str) -> None:
@@ -26,7 +26,7 @@ def refuse_pile_games(observation: Observation, level: str) -> None:
     family = observation.rules.family
     if family in PILE_FAMILIES:
         raise UnsupportedGameError(
-            f"the {level} bot does not play the pile game {family} yet: use random or greedy")
+            f"the {level} bot does not play the pile game {family} yet: use random, greedy or expert")
 
 
 class Bot(Protocol):

@@ -12,6 +12,9 @@ On top of it: Jacks (and a sweeping 7♦) are kept for rich floors, the majority
 Pasur's clubs race are weighed by how open they still are, and in partnerships gains are
 its side's. Pasur's surs cancel between sides, which leaves a sur worth its points in the
 margin between them either way.
+
+The pile games (Pişti, Xeri) have their own weighing, in :mod:`basra.bots.pile_expert`:
+what the pile is worth, which ranks are gone, when to hold a Jack.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from __future__ import annotations
 import random
 from math import comb
 
-from basra.bots.base import refuse_pile_games
 from basra.captures import JACK_KIND, SEVEN_SMALL, SEVEN_SWEEP
 from basra.observe import Observation
+from basra.rules import PILE_FAMILIES
 from basra.state import CLUBS, capture_table
+
+from .pile_expert import pile_move_values
 
 __all__ = ["ExpertBot", "expected_best_reply"]
 
@@ -118,8 +123,11 @@ class ExpertBot:
         self.rng = random.Random(seed)
 
     def move_values(self, observation: Observation) -> list[tuple[int, float]]:
-        """Every legal move with its estimated worth, in the order of the legal moves."""
+        """Every legal move with its estimated worth, in the order of the legal moves
+        (the pile games' worth is :func:`basra.bots.pile_expert.pile_move_values`)."""
         rules = observation.rules
+        if rules.family in PILE_FAMILIES:
+            return pile_move_values(observation)
         table = capture_table(rules)
         weight = card_weight(observation)
         clubs = clubs_weight(observation)
@@ -155,7 +163,6 @@ class ExpertBot:
 
     def best_moves(self, observation: Observation) -> list[int]:
         """The moves it values best (it plays one of them at random)."""
-        refuse_pile_games(observation, "expert")
         values = self.move_values(observation)
         best = max(value for _, value in values)
         return [move for move, value in values if value >= best - 1e-9]

@@ -22,6 +22,7 @@ from basra.cli.common import (
     plural,
     print_table,
     progress_bar,
+    refuse_pile_bots,
     resolve_rules,
     rules_options,
 )
@@ -79,7 +80,8 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
     and the luck of the deal cancels. Reports each bot's match win rate with a 95%
     (Wilson) interval, its side's points and basras per deal, and its median time per move.
     """
-    name, rules = resolve_rules(variant, players, rule_items, rules_file)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file,
+                                pile_games=True)
     given = [word for word in bots_text.split(",") if word.strip()]
     per_side = rules.partnership and len(given) == rules.sides
     if len(given) != rules.players and not per_side:
@@ -88,6 +90,7 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
                         f"not {len(given)} ({bots_text!r})")
     parse_bots(bots_text, rules.players, "--bots", rules.sides)  # checks the names
     bot_names = [bot_label(word) for word in given]
+    refuse_pile_bots(rules, bot_names, "--bots")
     if matches < 1:
         raise UserError(f"--matches must be at least 1, not {matches}")
     if jobs is None:

@@ -266,7 +266,8 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
         raise in_file(error) if variant_from_file else error from None
     if found.rules.family in PILE_FAMILIES and not pile_games:
         raise UserError(f"{found.name} is not yet playable by this command (the pile games "
-                        "are played by play, capture, simulate, replay and bench)")
+                        "are played by play, capture, simulate, replay, bench, arena and "
+                        "tournament)")
     try:
         found.rules_for(players)
     except RulesError as error:
@@ -430,19 +431,21 @@ def game_title(rules: Rules, variant: str = "") -> str:
     return rules.family.capitalize()
 
 
-PILE_BOTS = ("random", "greedy")
-"""The levels that play the pile games (the others refuse them)."""
+PILE_BOTS = ("random", "greedy", "expert")
+"""The levels that play the pile games (the master refuses them; a ``cmd:`` program is
+given the pile game's observations and plays them)."""
 
 
 def refuse_pile_bots(rules: Rules, bots: Sequence[str], what: str) -> None:
-    """A one-line :class:`UserError` for a bot that does not play the pile game of
-    ``rules``."""
+    """A one-line :class:`UserError` for a level that does not play the pile game of
+    ``rules`` (a ``cmd:`` program plays what it is given)."""
     if rules.family not in PILE_FAMILIES:
         return
     for name in bots:
-        if name not in PILE_BOTS:
+        if name not in PILE_BOTS and not name.startswith("cmd:"):
+            levels = f"{', '.join(PILE_BOTS[:-1])} or {PILE_BOTS[-1]}"
             raise UserError(f"{what}: the {computer_level(name)} bot does not play the pile "
-                            f"game {rules.family} yet: use {' or '.join(PILE_BOTS)}")
+                            f"game {rules.family} yet: use {levels}")
 
 
 def load_master_search() -> None:

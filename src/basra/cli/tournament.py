@@ -24,6 +24,7 @@ from basra.cli.common import (
     plural,
     print_table,
     progress_bar,
+    refuse_pile_bots,
     resolve_rules,
     rules_options,
 )
@@ -60,13 +61,15 @@ def tournament(variant: str | None, players: int | None, rule_items: Sequence[st
     an Elo-style rating (Bradley-Terry, mean 1500). Needs a game of two sides: 2 players,
     or 4 in partnerships (a bot plays both seats of its side).
     """
-    name, rules = resolve_rules(variant, players, rule_items, rules_file)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file,
+                                pile_games=True)
     given = [word for word in bots_text.split(",") if word.strip()]
     if len(given) < 2:
         raise UserError(f"--bots: a tournament needs at least 2 bots, not {len(given)} "
                         f"({bots_text!r})")
     parse_bots(bots_text, len(given), "--bots")  # checks the names
     bot_names = [bot_label(word) for word in given]
+    refuse_pile_bots(rules, bot_names, "--bots")
     if matches < 1:
         raise UserError(f"--matches must be at least 1, not {matches}")
     if jobs is None:
