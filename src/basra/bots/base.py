@@ -26,7 +26,8 @@ def refuse_pile_games(observation: Observation, level: str) -> None:
     family = observation.rules.family
     if family in PILE_FAMILIES:
         raise UnsupportedGameError(
-            f"the {level} bot does not play the pile game {family} yet: use random, greedy or expert")
+            f"the {level} bot does not play the pile game {family} yet: use random, greedy "
+            "or expert")
 
 
 class Bot(Protocol):

@@ -43,7 +43,7 @@ from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState
 
 from .reading import StyleReader, style_moves
-from .search import Policy, deal_margin, greedy_playout, sample_state, solve
+from .search import Policy, all_known, deal_margin, greedy_playout, sample_state, solve
 
 __all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "PILE_POLICY", "READ_TREE_PLAYERS",
            "ROLLOUT_POLICIES",
@@ -229,19 +229,6 @@ def _known_play(observation: Observation, styles: tuple[int | None, ...]
             if style is not None and seat != observation.seat}
 
 
-def _fully_known(observation: Observation) -> bool:
-    """Whether every card's place is known: two players, the stock empty (the other hand
-    is the unseen cards), and in a pile game no face-down card the seat was not shown
-    (in the pile, or captured by the other side)."""
-    if observation.rules.family in PILE_FAMILIES and (
-            observation.down_count or observation.unseen.bit_count()
-            != sum(observation.hand_counts) - observation.hand.bit_count()):
-        return False
-    return observation.rules.sides == 2 and observation.rules.players == 2 and (
-        observation.stock_count == 0
-    )
-
-
 class MasterBot:
     """Searches each move for ``think_ms`` milliseconds on ``workers`` processes (one by
     default with the compiled path, both cores without it)."""
@@ -287,7 +274,7 @@ class MasterBot:
         self._read(observation)
         styles = self._styles(observation)
         settings = self.settings
-        if _fully_known(observation):
+        if all_known(observation):
             sample = sample_state(observation, self.rng)  # the only consistent deal
             policies = _known_play(observation, styles)
             exact = solve(sample, observation.side, observation.carry, policies)

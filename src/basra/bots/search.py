@@ -24,8 +24,8 @@ from basra.state import (
     playing_order,
 )
 
-__all__ = ["PILE_JACK_KEEP", "Policy", "deal_margin", "greedy_playout", "pile_move_value",
-           "sample_state", "solve"]
+__all__ = ["PILE_JACK_KEEP", "Policy", "all_known", "deal_margin", "greedy_playout",
+           "pile_move_value", "sample_state", "solve"]
 
 PILE_JACK_KEEP = 3.0
 """Pile games: what a Jack is worth kept while more hands are to come (it takes any
@@ -118,6 +118,19 @@ def _sample_pile_state(observation: Observation, rng: random.Random) -> DealStat
         _batches(observation, [*cards, *places.tail]), 0, observation.turns, tuple(pile),
         down, observation.jack_pistis, places.kitty, exposed,
     )
+
+
+def all_known(observation: Observation) -> bool:
+    """Whether the seat knows where every card lies: two players (two sides), the stock
+    empty (the other hand is the unseen cards), and in a pile game no face-down card it
+    was not shown (in the pile, or captured by the other side out of its sight). Then
+    :func:`sample_state` deals the only deal consistent with it, and :func:`solve` values
+    its moves exactly."""
+    rules = observation.rules
+    if rules.players != 2 or rules.sides != 2 or observation.stock_count:
+        return False
+    return rules.family not in PILE_FAMILIES or (
+        observation.unseen.bit_count() == observation.hand_counts[1 - observation.seat])
 
 
 def deal_margin(state: DealState, side: int, carry: int = 0) -> float:

@@ -431,9 +431,9 @@ def game_title(rules: Rules, variant: str = "") -> str:
     return rules.family.capitalize()
 
 
-PILE_BOTS = ("random", "greedy", "expert")
-"""The levels that play the pile games (the master refuses them; a ``cmd:`` program is
-given the pile game's observations and plays them)."""
+PILE_BOTS = ("random", "greedy", "expert", "master")
+"""The levels that play the pile games (every one; a ``cmd:`` program is given the pile
+game's observations and plays them)."""
 
 
 def refuse_pile_bots(rules: Rules, bots: Sequence[str], what: str) -> None:

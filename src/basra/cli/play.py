@@ -403,9 +403,6 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     others = [s for s in range(rules.players) if s != seat]
     bot_names = parse_bots(opponents, len(others), "--opponents")
     refuse_pile_bots(rules, bot_names, "--opponents")
-    if hints and rules.family in PILE_FAMILIES:
-        raise UserError(f"--hints: the master bot gives no hints in the pile game "
-                        f"{variant_name} yet")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     match = Match(rules, seed, variant=variant_name)
