@@ -73,6 +73,7 @@ __all__ = [
     "analysis_document",
     "analyze_match",
     "analyze_record",
+    "bonus_word",
     "decision_points",
     "evaluate",
     "label_for",
@@ -291,10 +292,21 @@ def move_words(text: str) -> str:
     return f"{_card_words(card)} to the floor"
 
 
+def bonus_word(family: str, variant: str = "") -> str:
+    """What a family calls its bonus capture in the notes: basra, sur in Pasur, pişti in
+    the pile games (xeri under the ``xeri`` preset).
+
+    >>> bonus_word("pisti", "xeri"), bonus_word("pasur")
+    ('xeri', 'sur')
+    """
+    if family == "pisti":
+        return "xeri" if variant == "xeri" else "pişti"
+    return "sur" if family == "pasur" else "basra"
+
+
 def notes_for(observation: Observation, evaluation: Evaluation, played: int) -> list[str]:
-    """:func:`note_facts` in plain English (``sur`` for basra in Pasur, ``pişti`` in the
-    pile games)."""
-    word = {"pasur": "sur", "pisti": "pişti"}.get(observation.rules.family, "basra")
+    """:func:`note_facts` in plain English (:func:`bonus_word` for basra)."""
+    word = bonus_word(observation.rules.family)
     return [note_text(fact, word) for fact in note_facts(observation, evaluation, played)]
 
 
@@ -422,7 +434,7 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
     for (deal, play, view, move), result in zip(points, results, strict=True):
         assert result is not None
         evaluation, facts = result
-        word = "sur" if view.rules.family == "pasur" else "basra"
+        word = bonus_word(view.rules.family, match.variant)
         decisions.append(Decision(deal, play, view.seat, move, evaluation,
                                   tuple(note_text(f, word) for f in facts), tuple(facts)))
     return decisions
