@@ -230,7 +230,8 @@ class TerminalGame:
         for estimate in estimates:
             captured = move_captured(estimate.move)
             text = card_markup(move_card(estimate.move))
-            text += f" takes {cards_markup(captured)}" if captured else " (trail)"
+            text += (f" takes {cards_markup(captured)}" if captured
+                     else " (laid)" if self.pile else " (trail)")
             table.add_row(text, f"{estimate.value:+.1f}")
         out.print(table)
 
