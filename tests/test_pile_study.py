@@ -22,6 +22,7 @@ from basra.server.analysis_api import puzzle_view
 from basra.state import hidden_down, parse_move
 from basra.study.analysis import analyze_match, decision_points, evaluate, notes_for
 from basra.study.puzzles import (
+    MAX_CARDS,
     exact_position,
     explanation_text,
     load_puzzles,
@@ -127,6 +128,7 @@ def test_pile_puzzles_are_proven_by_the_solver(variant: str) -> None:
         state = parse_position(puzzle.position)
         assert state.rules.family == "pisti" and not state.batches
         assert not hidden_down(state, state.to_play)
+        assert sum(h.bit_count() for h in state.hands) <= MAX_CARDS
         values = solve(state, state.rules.side_of[state.to_play], puzzle.carry)
         assert max(values, key=values.__getitem__) == parse_move(state, puzzle.solution)
         assert "basra" not in puzzle.explanation and "last batch" in puzzle.tags

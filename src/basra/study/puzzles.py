@@ -70,6 +70,7 @@ from basra.study.analysis import move_words
 
 __all__ = [
     "FORMAT",
+    "MAX_CARDS",
     "MIN_GAP",
     "Puzzle",
     "PuzzleError",
@@ -93,6 +94,11 @@ MIN_GAP = 4.0
 """Points by which the best move must beat every other move to make a puzzle."""
 
 TAGS = ("basra", "majority", "trap", "last batch")
+
+MAX_CARDS = 8
+"""The most cards left in the hands of a puzzle's position: a whole last batch of Basra or
+Pasur (4 and 4). Xeri's last batch (6 and 6) makes puzzles from its third play on: its
+first positions take the pure-Python solver seconds each, and a person long to read."""
 
 
 class PuzzleError(ValueError):
@@ -393,9 +399,10 @@ def _greedy_move(state: DealState) -> int:
 
 def make_puzzle(state: DealState, carry: int = 0, *, min_gap: float = MIN_GAP,
                 source: str = "") -> Puzzle | None:
-    """The puzzle of a position, or None when it is not one (not exact, a single move, or
-    no move beats every other by ``min_gap`` points)."""
-    if not exact_position(state):
+    """The puzzle of a position, or None when it is not one (not exact, more than
+    :data:`MAX_CARDS` cards in the hands, a single move, or no move beats every other by
+    ``min_gap`` points)."""
+    if not exact_position(state) or sum(h.bit_count() for h in state.hands) > MAX_CARDS:
         return None
     moves = legal_moves(state)
     if len(moves) < 2:
