@@ -20,15 +20,18 @@ from basra.envs.game import (  # noqa: E402
     TAKE,
     ActionError,
     Table,
+    action_count,
     move_actions,
 )
 from basra.rules import make_rules  # noqa: E402
 from basra.state import make_move  # noqa: E402
 
-# Each preset at its smallest player count, a partnership game and three-player ones.
+# Each preset at its smallest player count, a partnership game and three-player ones; the
+# pile games (tests/test_pile_envs.py has more) at every player count they allow.
 PRESETS = [
     ("jawaker", 2), ("egyptian", 2), ("lebanese", 2), ("iraqi", 2), ("six-card", 2),
     ("three-player", 3), ("classic", 2), ("pasur", 2), ("egyptian", 4), ("pasur", 3),
+    ("pisti", 2), ("pisti", 3), ("pisti", 4), ("xeri", 2), ("xeri", 4),
 ]
 IDS = [f"{variant}-{players}" for variant, players in PRESETS]
 
@@ -54,7 +57,8 @@ def test_every_legal_move_is_reached_by_its_actions_and_nothing_else() -> None:
                     assert made is not None
                     assert make_move(made.card, made.captured) == move
             mask = table.action_mask()
-            assert mask.shape == (NUM_ACTIONS,) and mask.sum() == len(table.legal_actions())
+            assert mask.shape == (action_count(table.rules),)
+            assert mask.sum() == len(table.legal_actions())
             table.apply_action(rng.choice(table.legal_actions()))
 
 
@@ -211,7 +215,7 @@ def test_openspiel_random_sim_test(variant: str, players: int) -> None:
     game = pyspiel.load_game("basra", {"variant": variant, "players": players,
                                        "rules": "target:30"})
     assert game.num_players() == players
-    assert game.num_distinct_actions() == NUM_ACTIONS
+    assert game.num_distinct_actions() == (52 if variant in ("pisti", "xeri") else NUM_ACTIONS)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 

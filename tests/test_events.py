@@ -76,3 +76,16 @@ def test_a_schedule_file_is_read_and_checked(tmp_path: Path) -> None:
         load_schedule(path)
     with pytest.raises(ScheduleError, match="No such file"):
         load_schedule(tmp_path / "missing.toml")
+
+
+def test_pisti_and_xeri_events_name_themselves_and_play_in_teams_at_four() -> None:
+    arena = parse_spec({"kind": "arena", "minutes": 30, "variant": "pişti", "rated": True})
+    assert (arena.variant, arena.players, arena.sides, arena.name) == (
+        "pisti", 2, 2, "Pişti Arena")
+    swiss = parse_spec({"kind": "swiss", "rounds": 3, "variant": "xeri", "players": 4,
+                        "computers": ["greedy"]})
+    assert (swiss.name, swiss.sides, swiss.teams) == ("Xeri Swiss", 2, True)
+    assert parse_spec({"kind": "swiss", "rounds": 2, "variant": "pisti",
+                       "players": 3}).teams is False
+    with pytest.raises(SpecError, match="xeri is played by 2 or 4 players, not 3"):
+        parse_spec({"kind": "swiss", "rounds": 2, "variant": "xeri", "players": 3})

@@ -518,3 +518,37 @@ def test_the_computer_fills_a_seat_rather_than_a_seek_from_the_same_address() ->
 def test_an_address_must_be_text() -> None:
     with pytest.raises(SeekError, match="address must be text"):
         seek(address=7)
+
+
+# -- the pile games ------------------------------------------------------------------------
+
+
+def test_pile_seeks_pair_within_their_own_pool() -> None:
+    pisti = [seek(1500, variant="pisti", at=0.0), seek(1520, variant="pişti", at=1.0)]
+    xeri = [seek(1500, variant="xeri", at=0.0), seek(1510, variant="ξερή", at=2.0)]
+    egyptian = seek(1500, at=0.0)
+    assert {s.pool for s in pisti} == {"pisti-2"} and {s.pool for s in xeri} == {"xeri-2"}
+    pool = pool_of(*pisti, *xeri, egyptian)
+    pairings = pool.pair(5.0)
+    assert sorted(p.pool for p in pairings) == ["pisti-2", "xeri-2"]
+    assert sorted(ids(pairings)) == sorted([(pisti[0].id, pisti[1].id),
+                                            (xeri[0].id, xeri[1].id)])
+    assert [s.id for s in pool.seeks] == [egyptian.id]  # it waits on
+
+
+@pytest.mark.parametrize("variant", ["pisti", "xeri"])
+def test_four_player_pile_seeks_sit_as_balanced_partnerships(variant: str) -> None:
+    ratings = (1500, 1510, 1700, 1690)
+    four = [seek(r, variant=variant, players=4, at=float(i)) for i, r in enumerate(ratings)]
+    (pairing,) = pool_of(*four).pair(UNLIMITED_AFTER)
+    assert pairing.pool == f"{variant}-4" and pairing.partnership
+    seats = [s.rating for s in pairing.seeks]
+    assert {seats[0], seats[2]} == {1500, 1700}  # 3200 against 3200
+
+
+def test_three_player_pisti_is_a_free_for_all_and_xeri_has_no_three() -> None:
+    three = [seek(1500 + i, variant="pisti", players=3, at=float(i)) for i in range(3)]
+    (pairing,) = pool_of(*three).pair(10.0)
+    assert pairing.pool == "pisti-3" and not pairing.partnership
+    with pytest.raises(SeekError, match=r"xeri.*2 or 4 players, not 3"):
+        seek(1500, variant="xeri", players=3)

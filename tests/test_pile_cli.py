@@ -134,6 +134,12 @@ def test_arena_plays_the_master_against_the_expert_in_pisti() -> None:
     assert arena["matches_played"] == 2 and sum(arena["wins"]) <= 2
 
 
+def test_simulate_plays_the_expert() -> None:
+    result = run("simulate", "-v", "xeri", "-n", "1", "--seed", "3", "--bots", "expert,greedy")
+    assert result.exit_code == 0, result.output
+    assert "1 matches of xeri" in result.output
+
+
 def test_replay_shows_the_pile_and_each_pisti(tmp_path: Path) -> None:
     run("simulate", "-v", "pisti", "-n", "1", "--seed", "2", "--bots", "greedy",
         "--records", str(tmp_path))
@@ -224,6 +230,12 @@ def test_play_xeri_in_partnerships(tmp_path: Path) -> None:
     assert replay(record).is_over
 
 
+def test_play_pisti_against_the_expert(tmp_path: Path) -> None:
+    shown, record = play_pisti(tmp_path, "-v", "pisti", "--seed", "4", "--opponents", "expert")
+    assert "Against you: " in shown and "(expert)" in shown
+    assert record["players"][1]["name"] == "expert" and replay(record).is_over
+
+
 def test_play_gives_the_masters_hints_in_a_pile_game(tmp_path: Path) -> None:
     shown, record = play_pisti(tmp_path, "-v", "xeri", "--seed", "2", "--hints",
                                "--think-ms", "5")
@@ -237,6 +249,56 @@ def test_analyze_judges_a_pile_record(tmp_path: Path) -> None:
                      "--seat", "1")
     assert analyzed.returncode == 0, analyzed.stderr
     assert "decisions analysed" in analyzed.stdout
+
+
+# arena and tournament
+
+
+@pytest.mark.parametrize(("variant", "players", "bots"), [
+    ("pisti", 2, "expert,greedy"), ("xeri", 2, "greedy,expert"),
+    ("pisti", 3, "expert,random,greedy"), ("xeri", 4, "expert,random"),
+])
+def test_arena_plays_the_pile_games(tmp_path: Path, variant: str, players: int,
+                                    bots: str) -> None:
+    result = run("arena", "-v", variant, "-p", str(players), "--bots", bots, "-n",
+                 str(players), "--seed", "5", "-j", "1", "--records", str(tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output.strip().splitlines()[-1])
+    assert summary["variant"] == variant and summary["matches_played"] == players
+    assert sum(summary["wins"]) == players and summary["deals"] >= players
+    assert summary["bots"] == bots.split(",")
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == players
+    for path in records:
+        record = loads(path.read_text(encoding="utf-8"))
+        assert record["rules"]["family"] == "pisti"
+        assert replay(record).is_over
+
+
+def test_arena_table_counts_pistis_and_xeris() -> None:
+    result = run("arena", "-v", "xeri", "--bots", "expert,greedy", "-n", "2", "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert "xeris/deal" in result.output and "2 duplicate matches of xeri" in result.output
+
+
+def test_tournament_plays_the_pile_games() -> None:
+    for variant in ("pisti", "xeri"):
+        result = run("tournament", "-v", variant, "--bots", "random,greedy,expert", "-n", "2",
+                     "--seed", "1", "-j", "1", "--json")
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.output.strip().splitlines()[-1])
+        assert summary["variant"] == variant and summary["matches_per_pairing"] == 2
+        rows = summary["bots"]
+        assert [row["bot"] for row in rows] == ["random", "greedy", "expert"]
+        assert sum(row["matches"] for row in rows) == 2 * 3 * 2
+
+
+@pytest.mark.parametrize("command", ["arena", "tournament"])
+def test_arena_and_tournament_refuse_the_master_in_one_line(command: str) -> None:
+    result = basra(command, "-v", "xeri", "--bots", "greedy,master", "-n", "2", "-j", "1")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("error: --bots: the master bot does not play the pile "
+                                     "game pisti yet: use random, greedy or expert")
 
 
 # bench

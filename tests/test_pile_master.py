@@ -104,12 +104,15 @@ def test_a_sample_moves_no_card_the_seat_has_seen(kind: str, name: str, players:
             mine = view_of(dealt, view)
             for field in ("hand", "floor", "pile", "down_count", "piles", "pile_counts",
                           "hand_counts", "stock_count", "stock_shown", "bottom_card",
-                          "legal_moves", "basras", "jack_pistis", "last_capturer"):
+                          "legal_moves", "basras", "jack_pistis", "last_capturer",
+                          "down_seen"):
                 assert getattr(mine, field) == getattr(view, field), field
             where = places(dealt)
             assert len(where) == 52  # every card lies somewhere, once
-            assert dealt.down.bit_count() == (
+            assert dealt.down & view.down_seen == view.down_seen
+            assert (dealt.down & ~view.down_seen).bit_count() == (
                 view.down_count + sum(hidden_places(view).captured))
+            assert dealt.kitty == state.kitty
             for card in range(52):
                 if view.seen >> card & 1 or view.stock_shown >> card & 1:
                     assert where[card] == truth[card]
@@ -160,7 +163,7 @@ def test_every_unseen_card_may_lie_in_each_hidden_place(kind: str) -> None:
                 assert dealt.laid[3] == view.pile[3]
             else:
                 down = dealt.piles[1] & ~view.piles[1]
-                assert down.bit_count() == 3 and down == dealt.down
+                assert down.bit_count() == 3 and down == dealt.down and dealt.kitty == 1
                 slots.setdefault("captured", Counter()).update(
                     c for c in range(52) if down >> c & 1)
             slots.setdefault("hand", Counter()).update(

@@ -32,6 +32,7 @@ from basra.state import (
     DealState,
     IllegalMoveError,
     InvalidMoveError,
+    hidden_down,
     make_move,
     move_text,
     parse_move,
@@ -615,3 +616,54 @@ def test_arena_plays_a_cmd_bot_in_worker_processes(tmp_path: Path) -> None:
     assert len(records) == 2
     for path in records:
         assert replay(loads(path.read_text(encoding="utf-8"))).is_over
+
+
+# The pile games: the observation carries the pile, its face-down cards hidden
+
+
+def test_an_external_bot_plays_a_pisti_deal_and_never_sees_a_hidden_pile_card(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 is a program that plays its first legal move and logs every observation it
+    is sent; each must be exactly the seat's own view, with a ``??`` for every face-down
+    card it has not been shown and none of those cards named anywhere."""
+    log = tmp_path / "pile.log"
+    monkeypatch.setenv("BOT_LOG", str(log))
+    command = bot_command(tmp_path, "piler", """\
+        for observation in requests():
+            answer(observation["legal_moves"][0])
+        """)
+    match = Match(make_rules("pisti"), seed=11, variant="pisti")
+    errors: list[str] = []
+    sent: list[tuple[dict[str, Any], int, int]] = []
+
+    def remember(match: Match, seat: int) -> None:
+        if seat == 0:
+            hidden = hidden_down(match.state, 0)
+            sent.append((observe(match, 0).to_dict(), hidden,
+                         (hidden & match.state.floor).bit_count()))
+
+    bots: dict[int, Bot] = {0: external(command, errors), 1: GreedyBot(2)}
+    try:
+        while len(match.deals) == 1 and match.deals[0].score is None:
+            seat = match.state.to_play
+            remember(match, seat)
+            view = observe(match, seat)
+            move = bots[seat].choose(view)
+            assert move in view.legal_moves
+            match.play(move)
+    finally:
+        for bot in bots.values():
+            close_bot(bot)
+    assert errors == []
+    received = [json.loads(line.split(" ", 1)[1]) for line in
+                log.read_text(encoding="utf-8").splitlines() if '"type": "move"' in line]
+    assert [message["observation"] for message in received] == [view for view, *_ in sent]
+    hidden_seen = 0
+    for view, hidden, in_pile in sent:
+        text = json.dumps({k: v for k, v in view.items() if k != "rules"})  # names 2C, 10D
+        assert view["pile"].count("??") == view["down_count"] == in_pile
+        for card in iter_cards(hidden):
+            assert f'"{CARD_NAMES[card]}"' not in text
+        hidden_seen += bool(hidden)
+    assert hidden_seen  # the face-down cards were hidden from it for a while at least
+    assert len(sent) == 24 and match.deals[0].score is not None

@@ -19,6 +19,7 @@ from basra.players.ratings import (
     PROVISIONAL_SIGMA,
     RATED_POOLS,
     MatchResultError,
+    Pool,
     Rating,
     RatingUpdate,
     UnknownPoolError,
@@ -349,3 +350,33 @@ def test_computer_keys() -> None:
         computer_key("grandmaster")
     with pytest.raises(UnknownPoolError):
         computer_rating("expert", "chess-2")
+
+
+# -- the pile games' pools ---------------------------------------------------------------------
+
+
+def test_pisti_and_xeri_are_rated_pools_with_partnerships_at_four() -> None:
+    for key in ("pisti-2", "pisti-3", "pisti-4", "xeri-2", "xeri-4"):
+        assert key in RATED_POOLS
+    assert "xeri-3" not in RATED_POOLS  # Xeri is played by 2 or 4
+    assert parse_pool("pisti-4") == Pool("pisti", 4, partnership=True)
+    assert parse_pool("xeri-4").side_sizes == (2, 2)
+    assert parse_pool("pisti-3").side_sizes == (1, 1, 1)
+    assert pool_key("pişti", 2) == "pisti-2" and pool_key("ξερή", 4) == "xeri-4"
+    assert pool_key("kseri", 2) == "xeri-2"
+    with pytest.raises(UnknownPoolError, match="played by 2 or 4 players, not 3"):
+        pool_key("xeri", 3)
+
+
+def test_a_pile_pool_rates_partnerships_and_keeps_the_computers_fixed() -> None:
+    updates = rate_match("p1", "xeri-4", [["ann", computer_key("greedy")],
+                                          ["bob", computer_key("random")]], [0, 1], {})
+    assert [(u.player, u.pool, u.change > 0) for u in updates] == [
+        ("ann", "xeri-4", True), ("bob", "xeri-4", False)]
+    with pytest.raises(MatchResultError, match="sides of 2 and 2"):
+        rate_match("p2", "pisti-4", [["a"], ["b"], ["c"], ["d"]], [0, 1, 2, 3], {})
+    three = rate_match("p3", "pisti-3", [["ann"], ["bob"], [computer_key("expert")]],
+                       [1, 0, 2], {})
+    assert [u.player for u in three] == ["ann", "bob"] and three[1].change > three[0].change
+    for level in BOT_LEVELS:
+        assert computer_rating(level, "pisti-2").display == COMPUTER_RATINGS[level]

@@ -145,3 +145,14 @@ def test_ray_gives_the_same_results_as_local_jobs(local_ray: None) -> None:
     ray_t = run_tournament(make_rules("egyptian"), "egyptian", three, 4, seed=2,
                            runner=ray_runner("auto"))
     assert _comparable(ray_t.to_dict()) == _comparable(local_t.to_dict())
+
+
+@pytest.mark.parametrize("variant", ["pisti", "xeri"])
+def test_a_round_robin_of_a_pile_game(variant: str) -> None:
+    result = run_tournament(make_rules(variant), variant, ["greedy", "random"], matches=4,
+                            seed=5, jobs=1)
+    assert result.games[0][1] == result.games[1][0] == 4
+    decided = 4 - result.undecided[0][1]
+    assert result.wins[0][1] + result.wins[1][0] == decided
+    alone = run_arena(make_rules(variant), variant, ["greedy", "random"], 4, 5)
+    assert [result.wins[0][1], result.wins[1][0]] == alone.wins

@@ -107,6 +107,10 @@ class Observation:
     jack_pistis: tuple[int, ...] = ()
     """Pile games: each side's double piştis so far this deal (``basras`` counts every
     pişti)."""
+    down_seen: int = 0
+    """Pile games: the first pile's face-down cards this seat has been shown (a mask),
+    wherever they lie now: under ``kitty_view``, once captured (or from the start for the
+    first player), and every one once the deal is over. The others are hidden."""
 
     @property
     def side(self) -> int:
@@ -165,7 +169,8 @@ class Observation:
                 "down_count": self.down_count,
                 "bottom_card": CARD_NAMES[self.bottom_card] if self.bottom_card >= 0 else None,
                 "stock_shown": card_names(self.stock_shown),
-                "jack_pistis": list(self.jack_pistis)}
+                "jack_pistis": list(self.jack_pistis),
+                "down_seen": card_names(self.down_seen)}
                if self.rules.family in PILE_FAMILIES else {}),
         }
 
@@ -190,8 +195,8 @@ class HiddenPlaces(NamedTuple):
     """The cards every seat saw at the stock's bottom, in stock order (the shown bottom
     card, then Jacks sent under the stock): they stay there, dealt last."""
     kitty: int
-    """The seat that captured the face-down cards out of this seat's sight (the deal's
-    first capture), -1 while they lie in the pile or when the seat saw them."""
+    """The seat that captured the face-down cards (the deal's first capture), -1 while
+    they lie in the pile or where there are none."""
 
 
 def hidden_places(observation: Observation) -> HiddenPlaces:
@@ -225,11 +230,12 @@ def hidden_places(observation: Observation) -> HiddenPlaces:
         known[observation.dealer] |= 1 << bottom
     captured = tuple(count - pile.bit_count() for count, pile in
                      zip(observation.pile_counts, observation.piles, strict=True))
-    kitty = -1
-    if any(captured):
-        side = next(s for s, count in enumerate(captured) if count)
-        kitty = next((play.seat for play in observation.plays if play.captured),
-                     rules.side_of.index(side))  # without the plays, a seat of that side
+    # The deal's first capture takes the face-down cards with the whole first pile.
+    kitty = next((play.seat for play in observation.plays if play.captured), -1)
+    if not rules.pile_down:
+        kitty = -1
+    elif kitty < 0 and any(captured):  # without the plays, a seat of that side
+        kitty = rules.side_of.index(next(s for s, count in enumerate(captured) if count))
     for mask in known:
         unseen &= ~mask
     return HiddenPlaces(
@@ -294,6 +300,7 @@ def _pile_fields(data: dict[str, Any]) -> dict[str, Any]:
         "bottom_card": -1 if bottom is None else parse_card(bottom),
         "stock_shown": _mask(data["stock_shown"]),
         "jack_pistis": tuple(int(n) for n in data["jack_pistis"]),
+        "down_seen": _mask(data.get("down_seen", [])),
     }
 
 
@@ -351,6 +358,7 @@ def observe_state(
                 (c for c in range(52) if state.exposed >> c & 1 and c >> 2 != JACK), -1),
             "stock_shown": state.exposed & state.stock_mask(),
             "jack_pistis": state.jack_pistis,
+            "down_seen": state.down & ~hidden,
         }
         if hidden:
             moves = tuple(m & ~(hidden << 6) for m in moves)

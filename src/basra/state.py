@@ -61,10 +61,12 @@ __all__ = [
     "move_captured",
     "move_card",
     "move_text",
+    "needs_pile_redeal",
     "new_deal",
     "parse_move",
     "play",
     "random_playout",
+    "settle_pile",
     "split_move_text",
     "start_deal",
 ]
@@ -370,25 +372,37 @@ def pile_layout(rules: Rules, dealer: int, rng: random.Random,
             pile, stock = loose[:rules.floor_size], loose[rules.floor_size:]
             if shown:
                 stock.append(bottom)
-        down = set(pile[:rules.pile_down])
-        turned: list[int] = []
-        if rules.centre_jack == "turn_next" and pile and all(c >> 2 == JACK for c in pile):
-            continue
-        while pile and pile[-1] >> 2 == JACK:
-            jack = pile.pop()
-            turned.append(jack)
-            if rules.centre_jack == "turn_next":
-                pile.insert(0, jack)
-            else:
-                if not stock:
-                    break
-                stock.append(jack)
-                pile.append(stock.pop(0))
-            down.discard(pile[-1])
-        if pile and pile[-1] >> 2 == JACK:
-            continue
-        return Layout(dealer, tuple(pile), tuple(hands), tuple(stock), (),
-                      tuple(card for card in pile if card in down), bottom, tuple(turned))
+        layout = settle_pile(rules, dealer, hands, pile, stock, bottom)
+        if layout is not None:
+            return layout
+
+
+def settle_pile(rules: Rules, dealer: int, hands: list[tuple[int, ...]] | tuple[
+        tuple[int, ...], ...], pile: list[int], stock: list[int], bottom: int) -> Layout | None:
+    """The end of :func:`pile_layout`, once the pile passed ``pile_redeal``: the lowest
+    ``pile_down`` cards face down, then a Jack on top dealt with as ``centre_jack`` says
+    (its random part is the shuffle before it). None when the deck must be shuffled again
+    (a pile of Jacks alone, or a Jack to send under an empty stock). ``pile`` and
+    ``stock`` are changed in place."""
+    down = set(pile[:rules.pile_down])
+    turned: list[int] = []
+    if rules.centre_jack == "turn_next" and pile and all(c >> 2 == JACK for c in pile):
+        return None
+    while pile and pile[-1] >> 2 == JACK:
+        jack = pile.pop()
+        turned.append(jack)
+        if rules.centre_jack == "turn_next":
+            pile.insert(0, jack)
+        else:
+            if not stock:
+                break
+            stock.append(jack)
+            pile.append(stock.pop(0))
+        down.discard(pile[-1])
+    if pile and pile[-1] >> 2 == JACK:
+        return None
+    return Layout(dealer, tuple(pile), tuple(hands), tuple(stock), (),
+                  tuple(card for card in pile if card in down), bottom, tuple(turned))
 
 
 def _check_pile_layout(rules: Rules, layout: Layout) -> None:

@@ -147,3 +147,47 @@ def test_the_new_table_form_links_the_variants_rules(open_page: OpenPage, server
     expect(page.locator('tr[data-option="clubs_points"] td.rule-value')).to_have_text(
         format_number(language, 7))  # in the page's own digits
     page.screenshot(path=str(tmp_path / f"rules-{language}-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("language", ["tr", "el", "ar"])
+def test_the_pile_course_shows_the_pile_its_hidden_cards_and_the_pisti(
+        open_page: OpenPage, server: str, language: str, size: str, tmp_path: Path) -> None:
+    page = open_lesson(open_page, server, language, "/learn", size)
+    pile_family = page.locator(".learn-family").filter(
+        has_text=text(language, "learn_family_pisti"))
+    expect(pile_family.locator("a[data-lesson]")).to_have_count(5)
+    page.screenshot(path=str(tmp_path / f"pile-list-{language}-{size}.png"), full_page=True)
+    pile_family.locator('a[data-lesson="pile_first"]').click()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#lesson-floor-label")).to_have_text(text(language, "learn_pile"))
+    expect(page.locator("#lesson-rules")).to_have_attribute("href", "/rules/pisti")
+    floor = page.locator("#lesson-floor")
+    expect(floor.locator(".card.back")).to_have_count(3)  # the first pile's face-down cards
+    expect(floor.locator(".card.back").first).to_have_attribute(
+        "aria-label", text(language, "learn_face_down"))
+    expect(floor.locator(".card.pile-top")).to_have_attribute("data-card", "7S")
+    expect(page.get_by_test_id("shown-card").locator('.mini-card[data-code="10D"]')).to_be_visible()
+    card(page, "KH").click()  # type: ignore[attr-defined]
+    feedback = page.get_by_test_id("lesson-feedback")
+    expect(feedback).to_have_attribute("data-right", "false")
+    expect(feedback).to_contain_text(text(language, "learn_why_pile_lay", card="", top="")[:8])
+    card(page, "7D").click()  # type: ignore[attr-defined]
+    expect(feedback).to_have_attribute("data-right", "true")
+    expect(floor.locator(".learn-taken")).to_have_count(4)
+    expect(feedback.locator('.mini-card[data-code="9D"]')).to_have_count(1)  # now seen
+    page.screenshot(path=str(tmp_path / f"pile-first-{language}-{size}.png"), full_page=True)
+    page.goto("/learn/pile_pisti")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    for code in ("8H", "9S"):
+        card(page, code).click()  # type: ignore[attr-defined]
+        expect(feedback).to_have_attribute("data-right", "true")
+        expect(feedback).to_contain_text(text(language, "learn_right_basra_pisti", points=10)[:5])
+        page.locator("#lesson-next").click()
+    card(page, "JC").click()  # type: ignore[attr-defined]
+    expect(feedback).to_contain_text(text(language, "learn_right_jack_pisti",
+                                          points=format_number(language, 20)))
+    page.screenshot(path=str(tmp_path / f"pile-pisti-{language}-{size}.png"), full_page=True)
+    page.locator("#lesson-next").click()
+    expect(page.locator("#next-lesson")).to_have_attribute("href", "/learn/pile_first")
+    print(f"screenshots in {tmp_path}")

@@ -32,20 +32,21 @@ def signup(web: Any, name: str) -> None:
 def test_the_lessons_are_listed_and_each_step_draws_its_position(web: Any) -> None:
     listed = web.http.get("/api/lessons").json()["lessons"]
     assert [item["id"] for item in listed] == [found.id for found in LESSONS]
-    assert {item["family"] for item in listed} == {"basra", "pasur"}
+    assert {item["family"] for item in listed} == {"basra", "pasur", "pisti"}
     lesson = web.http.get("/api/lessons/sums").json()
     assert lesson["next"] == "sets" and lesson["title"] == "learn_l_sums"
     first = lesson["steps"][0]
     assert first["floor"] == ["3H", "6C", "10D", "KS"] and first["hand"] == ["2D", "4C", "9S",
                                                                            "QH"]
     assert {"move": "9S:3H+6C", "card": "9S", "captured": ["3H", "6C"]} in first["moves"]
-    assert web.http.get("/api/lessons/p_clubs").json()["next"] is None
+    assert web.http.get("/api/lessons/p_clubs").json()["next"] == "pile_top"
+    assert web.http.get("/api/lessons/pile_scoring").json()["next"] is None
 
 
 def test_a_right_card_and_a_wrong_card_are_judged_by_the_real_capture(web: Any) -> None:
     right = web.http.post("/api/lessons/sums/steps/2/answer", json={"move": "7C"}).json()
     assert right == {"right": True, "move": "7C:AS+2D+4C", "taken": ["AS", "2D", "4C"],
-                     "leftover": [], "basra": False, "why": None}
+                     "leftover": [], "basra": False, "bonus": 0, "why": None}
     wrong = web.http.post("/api/lessons/sums/steps/2/answer", json={"move": "5H"}).json()
     assert wrong["right"] is False and wrong["taken"] == ["AS", "4C"]
     assert wrong["why"] == {"key": "learn_why_fewer", "card": "5H", "taken": ["AS", "4C"],
@@ -56,6 +57,26 @@ def test_a_right_card_and_a_wrong_card_are_judged_by_the_real_capture(web: Any) 
     step = "/api/lessons/p_eleven/steps/2/answer"
     assert web.http.post(step, json={"move": "5C:6H"}).json()["why"]["key"] == "learn_why_fewer"
     assert web.http.post(step, json={"move": "5C:2C+4D"}).json()["right"] is True
+
+
+def test_the_pile_course_draws_the_pile_and_judges_pistis(web: Any) -> None:
+    lesson = web.http.get("/api/lessons/pile_first").json()
+    assert lesson["family"] == "pisti" and lesson["preset"] == "pisti"
+    first = lesson["steps"][0]
+    assert first["floor"] == [None, None, None, "7S"] and first["shown"] == "10D"
+    assert first["hand"] == ["3C", "5S", "7D", "KH"] and first["stock"] == 40
+    taken = web.http.post("/api/lessons/pile_first/steps/1/answer", json={"move": "7D"}).json()
+    assert taken == {"right": True, "move": "7D:2H+4C+7S+9D", "taken": ["2H", "4C", "7S", "9D"],
+                     "leftover": [], "basra": False, "bonus": 0, "why": None}
+    laid = web.http.post("/api/lessons/pile_first/steps/1/answer", json={"move": "KH"}).json()
+    assert laid["why"] == {"key": "learn_why_pile_lay", "card": "KH", "top": "7S"}
+    step = "/api/lessons/pile_pisti/steps/{}/answer"
+    pisti = web.http.post(step.format(1), json={"move": "8H"}).json()
+    assert pisti["right"] and pisti["basra"] and pisti["bonus"] == 10
+    jack = web.http.post(step.format(2), json={"move": "JC"}).json()
+    assert jack["why"]["key"] == "learn_why_not_basra_pisti" and jack["bonus"] == 0
+    double = web.http.post(step.format(3), json={"move": "JC"}).json()
+    assert double["right"] and double["bonus"] == 20
 
 
 def test_bad_lessons_steps_and_moves_get_clear_errors(web: Any) -> None:

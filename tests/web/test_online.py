@@ -287,3 +287,33 @@ def test_a_logged_in_player_holds_a_seat_they_join_with_their_account(web: Any) 
     assert seats[joined["seat"]]["name"] == "Yara_j"
     assert seats[joined["seat"]]["rating"] == 1500
     assert seats[0]["account"] is None
+
+
+# The pile games
+
+
+@pytest.mark.parametrize(("variant", "pool"), [("pisti", "pisti-2"), ("ξερή", "xeri-2")])
+def test_pile_seeks_are_paired_played_and_rated_in_their_own_pool(
+        online: Callable[..., Any], variant: str, pool: str) -> None:
+    web = online()
+    stamp = str(time.time_ns())[-6:]
+    names = [f"Deniz{stamp}", f"Eleni{stamp}"]
+    sessions = [web.account(name) for name in names]
+    egyptian = web.seek("variant=egyptian&players=2&name=Waits")
+    seeks = [web.seek(f"variant={variant}&players=2&rated=1", s, n)
+             for s, n in zip(sessions, names, strict=True)]
+    seats = [paired(s) for s in seeks]
+    assert seats[0]["table"] == seats[1]["table"]
+    assert egyptian.receive()["type"] == "waiting"  # another pool: never paired with them
+    clients = [web.connect(seats[0]["table"], s["token"], n)
+               for s, n in zip(seats, names, strict=True)]
+    table = clients[0].state["table"]
+    assert table["rated"] is True and table["pool"] == pool
+    end = web.play_cards_to_end(clients)
+    assert sorted(c["seat"] for c in end["rating_changes"]) == [0, 1]
+    for name in names:
+        profile = web.ok(web.http.get(f"/api/users/{name}"))
+        assert list(profile["ratings"]) == [pool] and profile["ratings"][pool]["games"] == 1
+    board = web.ok(web.http.get(f"/api/leaderboard?pool={pool}"))
+    assert {row["name"] for row in board["players"]} >= set(names)
+    assert pool in web.ok(web.http.get("/api/leaderboard"))["pools"]

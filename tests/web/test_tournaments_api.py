@@ -50,9 +50,11 @@ def wait_for(check: Any, what: str, seconds: float = 30.0) -> Any:
     raise AssertionError(f"waited {seconds} s for {what}")
 
 
-def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str]) -> int:
+def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str],
+               cards_only: bool = False) -> int:
     """Every account with a game in progress it has not played yet plays it to its end
-    (accounts at one table together); the number of tables played."""
+    (accounts at one table together; ``cards_only``: naming each play by its card, as in a
+    pile game); the number of tables played."""
     tables: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
     for name, session in sessions.items():
         game = tournament(web, tid, session)["you"]["game"]
@@ -65,20 +67,21 @@ def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str]) -> 
         if len(seated) < len(people.get(code, ())):
             continue  # read while its seats were being stored: the next look has them all
         clients = [web.connect(code, game["token"], label=name) for name, game in seated]
-        end = web.play_to_end(clients)
+        end = web.play_cards_to_end(clients) if cards_only else web.play_to_end(clients)
         assert end["result"] is not None
         assert end["tournament"] == tid
         seen.add(code)
     return len(tables)
 
 
-def play_out(web: Any, tid: str, sessions: dict[str, str], seconds: float) -> None:
+def play_out(web: Any, tid: str, sessions: dict[str, str], seconds: float,
+             cards_only: bool = False) -> None:
     """The accounts play every game they are paired in until the tournament is over (or
     ``seconds`` have passed)."""
     seen: set[str] = set()
     deadline = time.monotonic() + seconds
     while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
-        if not play_round(web, tid, sessions, seen):
+        if not play_round(web, tid, sessions, seen, cards_only):
             time.sleep(0.05)
 
 
@@ -276,3 +279,36 @@ def test_followers_are_told_when_a_followed_players_tournament_starts(start_web:
     assert notes[0]["payload"] == {"tournament": tid, "name": "Egyptian Arena",
                                    "player": "Star", "url": f"/tournament/{tid}"}
     assert told(other) == [] and told(star) == []
+
+
+def test_a_rated_pisti_swiss_is_played_and_rates_in_the_pisti_pool(start_web: Any) -> None:
+    web = start_web(tournaments=FAST)
+    sessions = {name: web.account(name) for name in ("Deniz", "Elif")}
+    tid = create(web, sessions["Deniz"], kind="swiss", rounds=2, variant="pişti", rated=True,
+                 starts_in=2, computers=["greedy"])
+    listed = tournament(web, tid)
+    assert (listed["variant"], listed["players"], listed["name"]) == ("pisti", 2,
+                                                                     "Pişti Swiss")
+    for session in sessions.values():
+        join(web, tid, session)
+    wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
+    play_out(web, tid, sessions, 180, cards_only=True)
+    view = tournament(web, tid)
+    assert view["status"] == "finished"
+    assert all(s["games"] + s["results"].count("bye") == 2 for s in view["standings"])
+    for name in sessions:
+        ratings = web.ok(web.http.get(f"/api/users/{name}"))["ratings"]
+        assert list(ratings) == ["pisti-2"] and ratings["pisti-2"]["games"] >= 1
+
+
+def test_a_xeri_arena_of_teams_is_made(start_web: Any) -> None:
+    web = start_web(tournaments=FAST)
+    session = web.account("Nikos")
+    tid = create(web, session, kind="arena", minutes=30, variant="xeri", players=4,
+                 starts_in=600)
+    found = tournament(web, tid)
+    assert (found["variant"], found["players"], found["teams"]) == ("xeri", 4, True)
+    answer = web.http.post("/api/tournaments", json={"kind": "arena", "minutes": 30,
+                                                     "variant": "xeri", "players": 3},
+                           headers=cookie(session))
+    assert answer.status_code == 422 and answer.json()["params"]["field"] == "players"

@@ -15,7 +15,9 @@ expert weighs what it takes now against what it leaves the next player:
   on top of a pile, so its rank decides the risk: a rank mostly gone is rarely matched,
   and a lone card on an empty pile is a pişti for any card of its rank (a Jack on a lone
   Jack, a double one). The expectation of their best capture is exact over that hand
-  (:func:`expected_best`), counting the Jacks that take anything.
+  (:func:`expected_best`), counting the Jacks that take anything. A player who this
+  batch laid a card on a pile it could have taken with a card of the top's rank or a
+  Jack likely holds neither (:func:`passed_ranks`): half the weight goes to that reading.
 - **Jacks**: a Jack played while the stock lasts gives up :data:`JACK_KEEP` points of
   option on a richer pile; in the last batch none.
 - **The last batch of a 2-player deal**: once the other hand is known (always in Xeri;
@@ -45,6 +47,10 @@ JACK_KEEP = 3.0
 SOLVE_LEAVES = 5_000
 """The most lines of play (other hands tried × orders of play) the last-batch solve
 searches; beyond it the heuristic plays."""
+PASSED_TRUST = 0.5
+"""The weight of the reading that a player who laid a card on a pile it could have taken
+holds no card of the top card's rank, nor a Jack (as greedy play never passes a capture);
+the rest of the weight on knowing nothing of its hand."""
 TIE_BREAK = 0.01
 """The heuristic's weight beside the last-batch solve's margin: it orders the moves the
 solve values alike."""
@@ -95,16 +101,38 @@ def race_weight(observation: Observation) -> float:
     return max(0.02, min(1.0, 2.0 * prize / max(remaining, 8) / max(1, rules.sides - 1)))
 
 
-def _places(observation: Observation) -> tuple[int, int, int]:
-    """The cards each other hand may hold (a mask), the card known to be in the dealer's
-    hand (-1: none) and the cards that may lie face down in the pile."""
+def _places(observation: Observation) -> tuple[int, int]:
+    """The cards another hand may hold or may lie face down in the pile (a mask: the
+    cards this seat has not seen, less those it knows to be in the stock or in the
+    dealer's hand), and the card known to be in the dealer's hand (-1: none)."""
     unseen = observation.unseen & ~observation.stock_shown
     bottom = observation.bottom_card
     in_dealer = -1
     if bottom >= 0 and unseen >> bottom & 1 and observation.dealer != observation.seat:
         in_dealer = bottom  # dealt to the dealer in the last batch, not played yet
         unseen &= ~(1 << bottom)
-    return unseen, in_dealer, unseen
+    return unseen, in_dealer
+
+
+def passed_ranks(observation: Observation, seat: int) -> set[int]:
+    """The ranks ``seat`` laid a card over this batch when a card of that rank or a Jack
+    would have taken the pile (the top card's rank, and the Jack's rank): what it likely
+    does not hold now. The first pile's top card is known from the pile while nothing
+    was taken; after a capture, the deal's first play is left out (the order of the pile
+    it took is not shown)."""
+    batch_plays = len(observation.seats) * observation.rules.hand_size
+    start = (observation.batch - 1) * batch_plays
+    plays = observation.plays
+    top = -1  # the top card each play found (-1: an empty pile, or not known)
+    if not any(played.captured for played in plays):
+        before = len(observation.pile) - len(plays)
+        top = observation.pile[before - 1] if before > 0 else -1
+    ranks: set[int] = set()
+    for i, played in enumerate(plays):
+        if i >= start and played.seat == seat and top >= 0 and not played.captured:
+            ranks.update((top >> 2, JACK))
+        top = -1 if played.captured else played.card
+    return ranks
 
 
 def _cards(mask: int) -> list[int]:
@@ -131,8 +159,8 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
     pile = observation.pile
     size = len(pile)
     top = pile[-1] if pile else -1
-    hidden_pool, in_dealer, down_pool = _places(observation)
-    down_cards = _cards(down_pool)
+    hidden_pool, in_dealer = _places(observation)
+    down_cards = _cards(hidden_pool)
     down_points = (sum(rules.points_of[c] for c in down_cards) / len(down_cards)
                    if down_cards else 0.0)
     pile_points = rules.card_points_of(observation.floor) + observation.down_count * down_points
@@ -150,6 +178,8 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
     same_side = rules.side_of[following] == observation.side
     forced = [in_dealer] if in_dealer >= 0 and following == observation.dealer else []
     pool = _cards(hidden_pool)
+    passed = passed_ranks(observation, following) if not round_ends else set()
+    likely = [c for c in pool if c >> 2 not in passed] if passed else pool
     values: list[tuple[int, float]] = []
     for move in observation.legal_moves:
         card = move & 63
@@ -185,6 +215,11 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
         replies = [_reply_value(rules, card, c, after_points, after_size, weight, no_bonus)
                    for c in pool]
         risk = expected_best(replies, reply_hand - len(forced), floor)
+        if passed:
+            trusted = expected_best(
+                [_reply_value(rules, card, c, after_points, after_size, weight, no_bonus)
+                 for c in likely], reply_hand - len(forced), floor)
+            risk = PASSED_TRUST * trusted + (1 - PASSED_TRUST) * risk
         value += risk if same_side else -risk
         values.append((move, value))
     return values
@@ -213,7 +248,7 @@ def solve_last_batch(observation: Observation) -> list[tuple[int, float]] | None
     other = 1 - observation.seat
     held = observation.hand_counts[other]
     mine = observation.hand
-    hidden_pool, in_dealer, _ = _places(observation)
+    hidden_pool, in_dealer = _places(observation)
     known = 0
     if in_dealer >= 0:
         if other != observation.dealer:

@@ -97,7 +97,7 @@ def _sample_pile_state(observation: Observation, rng: random.Random) -> DealStat
         for _ in range(observation.hand_counts[seat] - hands[seat].bit_count()):
             hands[seat] |= 1 << next(cards)
     pile = list(observation.pile)
-    floor, down = observation.floor, 0
+    floor, down = observation.floor, observation.down_seen
     for slot in places.pile_slots:
         card = next(cards)
         pile[slot] = card

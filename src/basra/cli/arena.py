@@ -119,7 +119,7 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
     rounded = f" ({matches} asked for)" if played != matches else ""
     table = Table()
     for column in ("bot", "wins", "win rate", "95% CI", "pts/deal",
-                   f"{bonus_word(rules)}s/deal", "ms/move"):
+                   f"{bonus_word(rules, name)}s/deal", "ms/move"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for i, bot in enumerate(result.bots):
         lo, hi = result.win_rate_ci95[i]

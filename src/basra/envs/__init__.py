@@ -1,4 +1,5 @@
-"""Basra and Pasur for reinforcement-learning and game-theory libraries.
+"""Basra, Pasur and the pile games (Pişti, Xeri) for reinforcement-learning and
+game-theory libraries.
 
 - :func:`pettingzoo_env`: a PettingZoo AEC environment (``basra[envs]``);
 - ``gymnasium.make("basra/Basra-v0", variant=..., opponent=...)``: one seat against the
@@ -7,7 +8,8 @@
   (``basra[openspiel]``).
 
 All three share one action space and one observation tensor (:mod:`basra.envs.game`,
-docs/envs.md). The rules core never imports this package.
+docs/envs.md); the pile games have a space of 52 actions and a tensor of their own. The
+rules core never imports this package.
 """
 
 from __future__ import annotations

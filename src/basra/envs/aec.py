@@ -1,8 +1,10 @@
-"""A PettingZoo AEC environment of Basra and Pasur: every preset and player count.
+"""A PettingZoo AEC environment of Basra, Pasur and the pile games (Pişti, Xeri): every
+preset and player count.
 
 Agents are ``player_0`` .. ``player_{n-1}``, one per seat. Each observes
-``{"observation": float32[703], "action_mask": int8[105]}`` (layouts in
-:mod:`basra.envs.game` and docs/envs.md); the mask is all 0 except for the agent to act.
+``{"observation": float32[703], "action_mask": int8[105]}`` (a pile game:
+``float32[717]`` and ``int8[52]``; layouts in :mod:`basra.envs.game` and docs/envs.md);
+the mask is all 0 except for the agent to act.
 Rewards are side score margins (``reward="match"`` or ``"deal"``) or the match result
 (``reward="win"``); both partners of a side get their side's reward.
 """
@@ -18,24 +20,38 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from basra.cards import cards_text
-from basra.rules import make_rules
-from basra.state import move_text
+from basra.rules import PILE_FAMILIES, make_rules
+from basra.state import DealState, move_text
 
 from .game import (
-    NUM_ACTIONS,
-    OBSERVATION_HIGH,
-    OBSERVATION_SIZE,
     REWARDS,
     Table,
+    action_count,
     new_table,
+    observation_high,
+    observation_size,
     side_margins,
 )
 
 __all__ = ["BasraAECEnv"]
 
 
+def _pile_text(state: DealState) -> str:
+    """The pile bottom to top, face-down cards in brackets (the render sees everything).
+
+    >>> import random
+    >>> from basra.state import new_deal
+    >>> _pile_text(new_deal(make_rules("pisti"), 0, random.Random(1)))
+    '[AS] [10C] [7S] 9S'
+    """
+    from basra.cards import CARD_NAMES
+
+    return " ".join(f"[{CARD_NAMES[c]}]" if state.down >> c & 1 else CARD_NAMES[c]
+                    for c in state.laid if state.floor >> c & 1) or "-"
+
+
 class BasraAECEnv(AECEnv):  # type: ignore[misc]
-    """Basra (or Pasur) for PettingZoo's agent-environment cycle.
+    """Basra (or Pasur, Pişti, Xeri) for PettingZoo's agent-environment cycle.
 
     ``variant`` and ``players`` choose the preset and its player count, ``rules`` adds
     house rules (``{"basra_points": 5}``); ``reward`` is one of :data:`REWARDS`;
@@ -63,13 +79,15 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         self.max_deals = max_deals
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.rules.players)]
+        self.num_actions = action_count(self.rules)
         observation = spaces.Dict({
-            "observation": spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,),
-                                      dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            "observation": spaces.Box(0.0, observation_high(self.rules),
+                                      (observation_size(self.rules),), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions)
+                              for a in self.possible_agents}
         self._seeds = random.Random()
         self.table = Table(self.rules, variant, 0)
 
@@ -98,7 +116,7 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         seat = self.possible_agents.index(agent)
         mask = (self.table.action_mask() if agent == self.agent_selection
                 and not (self.terminations[agent] or self.truncations[agent])
-                else np.zeros(NUM_ACTIONS, dtype=np.int8))
+                else np.zeros(self.num_actions, dtype=np.int8))
         return {"observation": self.table.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -155,7 +173,8 @@ class BasraAECEnv(AECEnv):  # type: ignore[misc]
         state = match.state
         lines = [f"{self.variant}, {self.rules.players} players, deal {len(match.deals)}, "
                  f"totals {' '.join(map(str, match.totals))}",
-                 f"floor: {cards_text(state.floor) or '-'}"]
+                 f"pile: {_pile_text(state)}" if self.rules.family in PILE_FAMILIES
+                 else f"floor: {cards_text(state.floor) or '-'}"]
         for seat, hand in enumerate(state.hands):
             lines.append(f"player_{seat}: {cards_text(hand) or '-'}")
         plays = match.deals[-1].plays

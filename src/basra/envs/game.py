@@ -1,7 +1,8 @@
 """The game the environments share: a match played by actions of a fixed discrete space,
 and the fixed-shape tensor of what one seat may see.
 
-Actions (``NUM_ACTIONS`` = 105), one space for every preset and player count::
+Actions of Basra and Pasur (``NUM_ACTIONS`` = 105), one space for every preset and player
+count (the pile games have their own, below)::
 
     action     meaning
     0 .. 51    play card c from the hand                      (PLAY + c)
@@ -42,6 +43,38 @@ places after it, "side +k" the side k places after its own::
     699     4     seat +0..+3 plays this deal
 
 Scores above a bound are clipped to it. Seats and sides that do not exist are all 0.
+
+The pile games (Pişti and Xeri, :data:`basra.rules.PILE_FAMILIES`) have a space and a
+tensor of their own (:func:`action_count`, :func:`observation_size`). Every card in hand
+is one legal move there, so an action is a card: ``PILE_NUM_ACTIONS`` = 52, action c
+plays card c. The observation (``PILE_OBSERVATION_SIZE`` = 717 float32 values, bounds in
+:data:`PILE_OBSERVATION_HIGH`) shows the pile as its top card (the only one a card can
+match), the cards in it and its size: a capture takes the whole pile, so the order below
+the top card never matters again. A face-down card of the first pile that the seat has not
+been shown (spec 9.9) is counted, never named::
+
+    offset  size  what (1 = yes)
+    0       52    my hand
+    52      52    the pile's top card (all 0: the pile is empty)
+    104     52    the pile's cards that I see (face-down ones I was shown among them)
+    156     52    the pile's face-down cards that I was shown
+    208     52    the stock's shown cards: its bottom card, Jacks sent under it
+    260     208   cards captured this deal by side +0, +1, +2, +3 that I see (52 each)
+    468     208   cards played this deal by seat +0, +1, +2, +3 (52 each)
+    676     4     cards in the hand of seat +0..+3, divided by the hand size
+    680     1     cards in the stock / 52
+    681     1     cards in the pile / 52
+    682     1     face-down cards in the pile hidden from me / 52
+    683     4     cards captured this deal by side +0..+3 / 52 (hidden ones too)
+    687     4     piştis of side +0..+3 this deal / 10 (bound 6; double ones too)
+    691     4     double piştis (a Jack on a lone Jack) of side +0..+3 / 10 (bound 6)
+    695     4     pişti points of side +0..+3 this deal / 100 (bound 10)
+    699     4     match points of side +0..+3 before this deal / target (bound 10)
+    703     1     target / the rules' target (bound 10)
+    704     1     majority prize carried over / 100 (bound 10)
+    705     4     the last capturer is seat +0..+3 (all 0: nobody yet)
+    709     4     the dealer is seat +0..+3
+    713     4     seat +0..+3 plays this deal
 """
 
 from __future__ import annotations
@@ -57,24 +90,30 @@ import numpy.typing as npt
 from basra.match import Match, Play
 from basra.observe import Observation, observe
 from basra.rules import PILE_FAMILIES, Rules, make_rules
-from basra.state import move_text
+from basra.state import canonical_move, move_text
 
 __all__ = [
     "LAY_DOWN",
     "NUM_ACTIONS",
     "OBSERVATION_HIGH",
     "OBSERVATION_SIZE",
+    "PILE_NUM_ACTIONS",
+    "PILE_OBSERVATION_HIGH",
+    "PILE_OBSERVATION_SIZE",
     "PLAY",
     "REWARDS",
     "TAKE",
     "ActionError",
     "Table",
+    "action_count",
     "action_text",
     "choose_move",
     "encode_observation",
     "move_actions",
     "new_table",
     "observation_from_json",
+    "observation_high",
+    "observation_size",
     "side_margins",
 ]
 
@@ -97,6 +136,36 @@ _high[681:685] = 6.0
 _high[685:691] = 10.0
 OBSERVATION_HIGH: npt.NDArray[np.float32] = _high
 """The upper bound of each observation value (the lower bound is 0)."""
+
+PILE_NUM_ACTIONS = 52
+_PILE_PLANES = 13
+_PILE_SCALARS = 41
+PILE_OBSERVATION_SIZE = _PILE_PLANES * 52 + _PILE_SCALARS
+
+_pile_high = np.ones(PILE_OBSERVATION_SIZE, dtype=np.float32)
+_pile_high[687:695] = 6.0
+_pile_high[695:705] = 10.0
+PILE_OBSERVATION_HIGH: npt.NDArray[np.float32] = _pile_high
+"""The upper bound of each value of a pile game's observation (the lower bound is 0)."""
+
+
+def action_count(rules: Rules) -> int:
+    """The size of the action space: 52 in a pile game (a card), else 105.
+
+    >>> action_count(make_rules("pisti")), action_count(make_rules("pasur"))
+    (52, 105)
+    """
+    return PILE_NUM_ACTIONS if rules.family in PILE_FAMILIES else NUM_ACTIONS
+
+
+def observation_size(rules: Rules) -> int:
+    """The size of the observation tensor: 717 in a pile game, else 703."""
+    return PILE_OBSERVATION_SIZE if rules.family in PILE_FAMILIES else OBSERVATION_SIZE
+
+
+def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
+    """The upper bound of each observation value under ``rules``."""
+    return PILE_OBSERVATION_HIGH if rules.family in PILE_FAMILIES else OBSERVATION_HIGH
 
 
 class ActionError(ValueError):
@@ -194,9 +263,8 @@ class Table:
     def __init__(self, rules: Rules, variant: str = "egyptian", seed: int | None = None,
                  *, auto_deal: bool = True, first_dealer: int | None = None) -> None:
         self.rules = rules
-        if rules.family in PILE_FAMILIES:
-            raise ValueError(f"the environments do not play the pile family {rules.family} "
-                             "yet")
+        self.num_actions = action_count(rules)
+        """The size of the action space (:func:`action_count`)."""
         self.variant = variant
         self.match = Match(rules, seed, variant=variant, auto_deal=auto_deal,
                            first_dealer=first_dealer)
@@ -248,7 +316,7 @@ class Table:
 
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 for each legal action of the seat to decide."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
 
@@ -262,8 +330,8 @@ class Table:
         if action not in legal:
             shown = ", ".join(action_text(a) for a in legal) or "none"
             raise ActionError(f"illegal action {action!r}"
-                              + (f" ({action_text(action)})" if 0 <= action < NUM_ACTIONS
-                                 else "")
+                              + (f" ({action_text(action)})"
+                                 if 0 <= action < self.num_actions else "")
                               + f"; the legal actions are {legal} ({shown})")
         moves = self.match.legal_moves()
         if action == LAY_DOWN:
@@ -281,8 +349,10 @@ class Table:
         return None
 
     def play_move(self, move: int) -> Play:
-        """Play a whole engine move (for bots): every action it takes."""
+        """Play a whole engine move (for bots): every action it takes. In a pile game a
+        capture may be named by the cards the seat sees (:func:`basra.state.canonical_move`)."""
         played = None
+        move = canonical_move(self.match.state, move)
         for action in move_actions(move, self.match.legal_moves()):
             played = self.apply_action(action)
         assert played is not None
@@ -319,7 +389,7 @@ def choose_move(view: Observation,
     while True:
         legal = (sorted({PLAY + (m & 63) for m in moves}) if card < 0
                  else choice_actions(moves, card, taken))
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(action_count(view.rules), dtype=np.int8)
         mask[legal] = 1
         action = int(policy(encode_observation(view, card, taken), mask))
         if action not in legal:
@@ -342,8 +412,12 @@ def observation_from_json(data: dict[str, Any]) -> Observation:
     :func:`encode_observation` and :func:`choose_move`."""
     from basra.cards import parse_card, parse_cards
     from basra.match import Play
+    from basra.observe import observation_from_dict
     from basra.rules import Rules
     from basra.state import make_move, seat_turns, split_move_text
+
+    if Rules.from_dict(data["rules"]).family in PILE_FAMILIES:
+        return observation_from_dict(data)
 
     def mask(names: list[str]) -> int:
         value = 0
@@ -382,9 +456,11 @@ def _bits(mask: int) -> npt.NDArray[np.float32]:
 
 def encode_observation(view: Observation, card: int = -1,
                        taken: int = 0) -> npt.NDArray[np.float32]:
-    """The observation tensor of a seat's view (see the module's table); ``card`` and
+    """The observation tensor of a seat's view (see the module's tables); ``card`` and
     ``taken`` describe a capture choice in progress."""
     rules = view.rules
+    if rules.family in PILE_FAMILIES:
+        return _encode_pile(view)
     players, sides = rules.players, rules.sides
     seat, side = view.seat, view.side
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
@@ -420,4 +496,53 @@ def encode_observation(view: Observation, card: int = -1,
     out[689] = view.target / rules.target
     out[690] = view.carry / 100
     np.minimum(out, OBSERVATION_HIGH, out=out)
+    return out
+
+
+def _encode_pile(view: Observation) -> npt.NDArray[np.float32]:
+    """The observation tensor of a pile game's view (the module's second table)."""
+    rules = view.rules
+    players, sides = rules.players, rules.sides
+    seat, side = view.seat, view.side
+    out = np.zeros(PILE_OBSERVATION_SIZE, dtype=np.float32)
+    out[0:52] = _bits(view.hand)
+    if view.pile and view.pile[-1] >= 0:
+        out[52 + view.pile[-1]] = 1.0
+    out[104:156] = _bits(view.floor)
+    out[156:208] = _bits(view.down_seen & view.floor)
+    out[208:260] = _bits(view.stock_shown)
+    for k in range(sides):
+        start = 260 + 52 * k
+        out[start:start + 52] = _bits(view.piles[(side + k) % sides])
+    played = [0] * players
+    for made in view.plays:
+        played[made.seat] |= 1 << made.card
+    for k in range(players):
+        start = 468 + 52 * k
+        out[start:start + 52] = _bits(played[(seat + k) % players])
+    for k in range(players):
+        other = (seat + k) % players
+        out[676 + k] = view.hand_counts[other] / rules.hand_size
+        if other == view.last_capturer:
+            out[705 + k] = 1.0
+        if other == view.dealer:
+            out[709 + k] = 1.0
+        if view.turns and other in view.seats:
+            out[713 + k] = 1.0
+    out[680] = view.stock_count / 52
+    out[681] = len(view.pile) / 52
+    out[682] = view.down_count / 52
+    doubles = view.jack_pistis or (0,) * sides
+    for k in range(sides):
+        other = (side + k) % sides
+        out[683 + k] = view.pile_counts[other] / 52
+        out[687 + k] = view.basras[other] / 10
+        out[691 + k] = doubles[other] / 10
+        points = ((view.basras[other] - doubles[other]) * rules.pisti_points
+                  + doubles[other] * rules.jack_pisti_points)
+        out[695 + k] = points / 100
+        out[699 + k] = view.totals[other] / view.target
+    out[703] = view.target / rules.target
+    out[704] = view.carry / 100
+    np.minimum(out, PILE_OBSERVATION_HIGH, out=out)
     return out

@@ -1,5 +1,6 @@
-"""Basra and Pasur as an OpenSpiel game: ``import basra.envs.openspiel``, then
-``pyspiel.load_game("basra", {"variant": "pasur", "players": 3})``.
+"""Basra, Pasur and the pile games (Pişti, Xeri) as an OpenSpiel game:
+``import basra.envs.openspiel``, then ``pyspiel.load_game("basra", {"variant": "pasur",
+"players": 3})``.
 
 A game is a whole match. Dealing is explicit chance: the first dealer (one of the seats),
 then every deal the 52 cards one at a time in dealing order (each remaining card equally
@@ -8,9 +9,17 @@ then for each bury card on the initial floor the place in the stock it goes back
 place equally likely), exactly as :func:`basra.state.deal_layout` deals; a floor that the
 rules shuffle again (Pasur's ``floor_redeal``) is dealt again from the first card.
 
-Player actions are the 105 actions of :mod:`basra.envs.game`. The returns are the match
-result: +1 to each seat of the winning side, -1/(sides - 1) to each other seat (0 to all
-for a match still undecided after ``max_deals`` deals).
+A pile game deals as :func:`basra.state.pile_layout`: the 52 cards one at a time, the
+last one the stock's bottom card (a Jack there changes places as the rules say); a first
+pile that ``pile_redeal`` deals again (Xeri) is gathered with the stock (less its bottom
+card) and those cards are drawn again one at a time, the first of them the new pile; a
+pile of Jacks alone is dealt again from the first card. The rest (face-down cards, a
+Jack on top turned away) follows from the cards.
+
+Player actions are the 105 actions of :mod:`basra.envs.game` (52 in a pile game: a
+card). The returns are the match result: +1 to each seat of the winning side,
+-1/(sides - 1) to each other seat (0 to all for a match still undecided after
+``max_deals`` deals).
 
 Parameters: ``variant`` (a preset, default ``egyptian``), ``players`` (default 2),
 ``rules`` (house rules, ``"name:value;name:value"``), ``max_deals`` (default 20).
@@ -18,8 +27,11 @@ Parameters: ``variant`` (a preset, default ``egyptian``), ``players`` (default 2
 The observation tensor is the seat's float32[703] of :mod:`basra.envs.game`; the
 information-state tensor adds the initial floor and every play of the deal in order
 (float32[6163]), so within a deal it has perfect recall; earlier deals enter through the
-scores. :meth:`BasraState.resample_from_infostate` deals the cards a seat has not seen
-at random, consistently with what it has seen, for OpenSpiel's ISMCTS.
+scores. In a pile game the observation is float32[717] and the information state adds
+the first pile's cards that the seat sees, its top card, its face-down cards that the seat
+was shown, and the plays with the captured cards the seat sees (float32[6281]).
+:meth:`BasraState.resample_from_infostate` deals the cards a seat has not seen at random,
+consistently with what it has seen, for OpenSpiel's ISMCTS.
 """
 
 from __future__ import annotations
@@ -31,19 +43,33 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from basra.bots.search import sample_state
-from basra.cards import CARD_NAMES, cards_text
-from basra.rules import Rules, make_rules
-from basra.state import Layout, move_text, needs_redeal, playing_order, seat_turns
-
-from .game import (
-    NUM_ACTIONS,
-    OBSERVATION_SIZE,
-    Table,
-    action_text,
-    encode_observation,
+from basra.cards import CARD_NAMES, JACK, cards_text
+from basra.match import Match
+from basra.rules import PILE_FAMILIES, Rules, make_rules
+from basra.state import (
+    DealState,
+    Layout,
+    hidden_down,
+    move_text,
+    needs_pile_redeal,
+    needs_redeal,
+    playing_order,
+    seat_turns,
+    settle_pile,
 )
 
-__all__ = ["BasraGame", "BasraObserver", "BasraState", "parse_rules_param"]
+from .game import (
+    OBSERVATION_SIZE,
+    PILE_OBSERVATION_SIZE,
+    Table,
+    action_count,
+    action_text,
+    encode_observation,
+    observation_size,
+)
+
+__all__ = ["BasraGame", "BasraObserver", "BasraState", "hidden_places", "infostate_size",
+           "parse_rules_param", "resample_pile"]
 
 _MAX_REDEALS = 20
 """Dealings per deal counted into the game's length bound (a Pasur floor is dealt again
@@ -51,6 +77,7 @@ with a probability of a few percent)."""
 
 _HISTORY = 52 * 104
 INFOSTATE_SIZE = OBSERVATION_SIZE + 52 + _HISTORY
+PILE_INFOSTATE_SIZE = PILE_OBSERVATION_SIZE + 3 * 52 + _HISTORY
 
 _DEFAULTS = {"variant": "egyptian", "players": 2, "rules": "", "max_deals": 20}
 
@@ -90,6 +117,11 @@ def parse_rules_param(text: str) -> dict[str, str]:
     return rules
 
 
+def infostate_size(rules: Rules) -> int:
+    """The size of the information-state tensor: 6281 in a pile game, else 6163."""
+    return PILE_INFOSTATE_SIZE if rules.family in PILE_FAMILIES else INFOSTATE_SIZE
+
+
 class BasraGame(pyspiel.Game):  # type: ignore[misc]
     """The game ``basra`` (a whole match)."""
 
@@ -102,15 +134,18 @@ class BasraGame(pyspiel.Game):  # type: ignore[misc]
         players = self.rules.players
         plays = 52 - self.rules.floor_size
         chance_per_deal = (52 + 52) * _MAX_REDEALS
+        pile = self.rules.family in PILE_FAMILIES
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=action_count(self.rules),
             max_chance_outcomes=52,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            # A play takes at most 1 + 52 actions (a card, then floor cards).
-            max_game_length=1 + self.max_deals * (chance_per_deal + plays * 53),
+            # A play takes at most 1 + 52 actions (a card, then floor cards); in a pile
+            # game one.
+            max_game_length=1 + self.max_deals * (chance_per_deal
+                                                  + plays * (1 if pile else 53)),
         )
         super().__init__(GAME_TYPE, info, {"variant": self.variant, "players": players,
                                            "rules": str(values["rules"]),
@@ -152,6 +187,12 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         self.buried: list[int] = []
         self.bury_at = -1
         """The floor place of the bury card waiting for its place in the stock (-1: none)."""
+        self.bottom = -1
+        """Pile games: the stock's bottom card of the deal being dealt (-1: none)."""
+        self.loose: list[int] = []
+        """Pile games: the cards gathered to deal the first pile again (empty: none)."""
+        self.redrawn: list[int] = []
+        """Pile games: the gathered cards drawn again so far, in order."""
         self.over = False
 
     @property
@@ -185,6 +226,9 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         if self.bury_at >= 0:
             places = len(self.stock)
             return [(place, 1.0 / places) for place in range(places)]
+        if self.loose:
+            left = sorted(set(self.loose) - set(self.redrawn))
+            return [(card, 1.0 / len(left)) for card in left]
         left = sorted(set(range(52)) - set(self.deck))
         return [(card, 1.0 / len(left)) for card in left]
 
@@ -198,6 +242,10 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         if self._dealing():
             if self.bury_at >= 0:
                 self._bury(int(action))
+            elif self.loose:
+                self.redrawn.append(int(action))
+                if len(self.redrawn) == len(self.loose):
+                    self._pile_dealt_again()
             else:
                 self.deck.append(int(action))
                 if len(self.deck) == 52:
@@ -214,6 +262,10 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         assert self.table is not None
         match = self.table.match
         rules = self.rules
+        pile = rules.family in PILE_FAMILIES
+        if pile and rules.bottom_card == "shown" and self.deck[-1] >> 2 == JACK:
+            nearest = max(i for i, card in enumerate(self.deck) if card >> 2 != JACK)
+            self.deck.append(self.deck.pop(nearest))
         order = playing_order(seat_turns(rules.players, match.playing), match.next_dealer)
         size = rules.hand_size
         hands: list[tuple[int, ...]] = [()] * rules.players
@@ -224,6 +276,10 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         self.floor = self.deck[start:start + rules.floor_size]
         self.stock = self.deck[start + rules.floor_size:]
         self.buried = []
+        if pile:
+            self.bottom = self.stock[-1] if rules.bottom_card == "shown" else -1
+            self._settle_pile()
+            return
         if needs_redeal(rules, self.floor):
             self.deck = []
             return
@@ -245,6 +301,31 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
                                      tuple(self.buried)))
         self.deck = []
 
+    def _settle_pile(self) -> None:
+        """A pile game's first pile is dealt: deal it again (its cards and the stock drawn
+        again), or turn it as the rules say and start the deal, as pile_layout does."""
+        assert self.table is not None
+        rules = self.rules
+        if needs_pile_redeal(rules, self.floor):
+            shown = rules.bottom_card == "shown"
+            self.loose = self.floor + (self.stock[:-1] if shown else self.stock)
+            self.redrawn = []
+            return
+        self.loose = []
+        self.redrawn = []
+        match = self.table.match
+        layout = settle_pile(rules, match.next_dealer, self.hands, self.floor, self.stock,
+                             self.bottom)
+        self.deck = []
+        if layout is not None:  # else a new shuffle, from the first card
+            match.deal(layout)
+
+    def _pile_dealt_again(self) -> None:
+        size = self.rules.floor_size
+        self.floor = self.redrawn[:size]
+        self.stock = self.redrawn[size:] + ([self.bottom] if self.bottom >= 0 else [])
+        self._settle_pile()
+
     def _bury(self, place: int) -> None:
         card = self.floor[self.bury_at]
         self.buried.append(card)
@@ -261,6 +342,8 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
                 return f"seat {action} deals first"
             if self.bury_at >= 0:
                 return f"bury {CARD_NAMES[self.floor[self.bury_at]]} at stock place {action}"
+            if self.loose:
+                return f"deal {CARD_NAMES[action]} again"
             return f"deal {CARD_NAMES[action]}"
         return action_text(action)
 
@@ -279,9 +362,13 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         if self._dealing() or other.table is None:
             return other
         seed = probability_sampler() if callable(probability_sampler) else random.random()
+        match = other.table.match
+        if self.rules.family in PILE_FAMILIES:
+            resample_pile(match, player, random.Random(seed))
+            return other
         view = other.table.observe(player)
         sampled = sample_state(view, random.Random(seed))
-        other.table.match._state = sampled
+        match._state = sampled
         return other
 
     def __str__(self) -> str:
@@ -290,10 +377,65 @@ class BasraState(pyspiel.State):  # type: ignore[misc]
         match = self.table.match
         state = match.state
         hands = " | ".join(cards_text(hand) or "-" for hand in state.hands)
+        if state.table.pile:
+            floor = " ".join(f"[{CARD_NAMES[c]}]" if state.down >> c & 1 else CARD_NAMES[c]
+                             for c in state.laid if state.floor >> c & 1)
+            return (f"deal {len(match.deals)} totals {match.totals} pile {floor or '-'} "
+                    f"hands {hands} plays "
+                    + (" ".join(CARD_NAMES[p.card] for p in match.deals[-1].plays) or "-")
+                    + (" dealing" if self._dealing() and not self.over else ""))
         plays = " ".join(move_text(p.card | p.captured << 6) for p in match.deals[-1].plays)
         return (f"deal {len(match.deals)} totals {match.totals} floor "
                 f"{cards_text(state.floor) or '-'} hands {hands} plays {plays or '-'}"
                 + (" dealing" if self._dealing() and not self.over else ""))
+
+
+def hidden_places(state: DealState, seat: int, rng: random.Random) -> dict[int, int]:
+    """A pile game's cards that ``seat`` may not see (the other hands, the stock less its
+    shown cards, the face-down cards it was not shown, wherever they lie), each with the
+    one of them it changes places with, uniformly at random."""
+    hidden = hidden_down(state, seat) | state.stock_mask() & ~state.exposed
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden |= hand
+    cards = [card for card in range(52) if hidden >> card & 1]
+    return dict(zip(cards, rng.sample(cards, len(cards)), strict=True))
+
+
+def _moved(mask: int, places: dict[int, int]) -> int:
+    out = mask
+    for card in places:
+        out &= ~(1 << card)
+    for card, place in places.items():
+        if mask >> card & 1:
+            out |= 1 << place
+    return out
+
+
+def resample_pile(match: Match, seat: int, rng: random.Random) -> None:
+    """Change ``match``'s deal in progress into one that ``seat`` cannot tell from it:
+    the cards of :func:`hidden_places` change places in the state, the deal's layout and
+    its plays; every count, and every card the seat sees, stays where it is."""
+    state = match.state
+    places = hidden_places(state, seat, rng)
+
+    def moved(mask: int) -> int:
+        return _moved(mask, places)
+
+    def each(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(places.get(card, card) for card in cards)
+
+    match._state = state._replace(
+        floor=moved(state.floor), hands=tuple(moved(hand) for hand in state.hands),
+        piles=tuple(moved(pile) for pile in state.piles),
+        batches=tuple(tuple(moved(hand) for hand in batch) for batch in state.batches),
+        laid=each(state.laid), down=moved(state.down))
+    history = match.deals[-1]
+    layout = history.layout
+    history.layout = layout._replace(
+        floor=each(layout.floor), hands=tuple(each(hand) for hand in layout.hands),
+        stock=each(layout.stock), floor_down=each(layout.floor_down))
+    history.plays = [made._replace(captured=moved(made.captured)) for made in history.plays]
 
 
 class BasraObserver:
@@ -301,12 +443,17 @@ class BasraObserver:
 
     def __init__(self, game: BasraGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        size = INFOSTATE_SIZE if perfect_recall else OBSERVATION_SIZE
+        self.pile = game.rules.family in PILE_FAMILIES
+        observed = observation_size(game.rules)
+        size = infostate_size(game.rules) if perfect_recall else observed
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[:OBSERVATION_SIZE]}
+        self.dict = {"observation": self.tensor[:observed]}
         if perfect_recall:
-            self.dict["initial_floor"] = self.tensor[OBSERVATION_SIZE:OBSERVATION_SIZE + 52]
-            self.dict["plays"] = self.tensor[OBSERVATION_SIZE + 52:].reshape(52, 104)
+            self.dict["initial_floor"] = self.tensor[observed:observed + 52]
+            if self.pile:
+                self.dict["initial_top"] = self.tensor[observed + 52:observed + 104]
+                self.dict["initial_down"] = self.tensor[observed + 104:observed + 156]
+            self.dict["plays"] = self.tensor[size - _HISTORY:].reshape(52, 104)
 
     def set_from(self, state: BasraState, player: int) -> None:
         self.tensor.fill(0)
@@ -321,6 +468,13 @@ class BasraObserver:
             for card in range(52):
                 if view.initial_floor >> card & 1:
                     self.dict["initial_floor"][card] = 1.0
+            if self.pile:
+                floor = table.match.deals[-1].layout.floor
+                if floor:  # its top card is face up
+                    self.dict["initial_top"][floor[-1]] = 1.0
+                for card in range(52):
+                    if view.down_seen >> card & 1:
+                        self.dict["initial_down"][card] = 1.0
             plays = self.dict["plays"]
             for i, made in enumerate(view.plays):
                 plays[i, made.card] = 1.0
@@ -333,6 +487,8 @@ class BasraObserver:
         if table is None or not table.match.deals:
             return f"p{player} before the first deal"
         view = table.observe(player)
+        if self.pile:
+            return self._pile_string(state, table, player)
         parts = [f"p{player}", f"deal {view.deal_number}",
                  f"totals {' '.join(map(str, view.totals))}", f"target {view.target}",
                  f"carry {view.carry}", f"dealer {view.dealer}",
@@ -345,6 +501,37 @@ class BasraObserver:
                          f"{cards_text(table.taken) or '-'}")
         if self.perfect_recall:
             parts.append(f"initial {cards_text(view.initial_floor) or '-'}")
+            parts.append("plays " + (" ".join(
+                move_text(p.card | p.captured << 6) for p in view.plays) or "-"))
+        else:
+            parts += [f"piles {' | '.join(cards_text(p) or '-' for p in view.piles)}",
+                      f"last capturer {view.last_capturer}"]
+        if state._dealing() and not state.over:
+            parts.append("dealing")
+        return "; ".join(parts)
+
+    def _pile_string(self, state: BasraState, table: Table, player: int) -> str:
+        """A pile game's information state or observation, in text: a face-down card
+        that ``player`` was not shown is ``??``, one it was shown is in brackets."""
+        view = table.observe(player)
+        hidden = hidden_down(table.match.state, player)
+
+        def pile_text(cards: tuple[int, ...]) -> str:
+            return " ".join("??" if card < 0 or hidden >> card & 1
+                            else f"[{CARD_NAMES[card]}]" if view.down_seen >> card & 1
+                            else CARD_NAMES[card] for card in cards) or "-"
+
+        parts = [f"p{player}", f"deal {view.deal_number}",
+                 f"totals {' '.join(map(str, view.totals))}", f"target {view.target}",
+                 f"carry {view.carry}", f"dealer {view.dealer}",
+                 f"hand {cards_text(view.hand) or '-'}", f"pile {pile_text(view.pile)}",
+                 f"stock shown {cards_text(view.stock_shown) or '-'}",
+                 f"counts {' '.join(map(str, view.hand_counts))} stock {view.stock_count}",
+                 f"captured {' '.join(map(str, view.pile_counts))}",
+                 f"pistis {' '.join(map(str, view.basras))} "
+                 f"jack {' '.join(map(str, view.jack_pistis))}"]
+        if self.perfect_recall:
+            parts.append(f"initial {pile_text(table.match.deals[-1].layout.floor)}")
             parts.append("plays " + (" ".join(
                 move_text(p.card | p.captured << 6) for p in view.plays) or "-"))
         else:

@@ -1,11 +1,13 @@
-"""A Gymnasium environment: one seat of Basra or Pasur against the project's bots.
+"""A Gymnasium environment: one seat of Basra, Pasur or a pile game (Pişti, Xeri)
+against the project's bots.
 
 The agent plays seat ``seat``; every other seat is played by ``opponent`` (a level, or
 ``cmd:COMMAND``; one name for all, or a list with one per other seat). The observation is
 the seat's float32[703] tensor and the action one of the 105 actions of
-:mod:`basra.envs.game`; ``info["action_mask"]`` and :meth:`BasraEnv.action_masks` give the
-legal ones. An illegal action (a random sample, say) is replaced by a legal one drawn at
-random, and ``info["illegal_action"]`` says so; with ``illegal_action="raise"`` it raises.
+:mod:`basra.envs.game` (a pile game: float32[717], and 52 actions, one per card);
+``info["action_mask"]`` and :meth:`BasraEnv.action_masks` give the legal ones. An illegal
+action (a random sample, say) is replaced by a legal one drawn at random, and
+``info["illegal_action"]`` says so; with ``illegal_action="raise"`` it raises.
 """
 
 from __future__ import annotations
@@ -20,16 +22,16 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from basra.bots import Bot, close_bot, make_bot
-from basra.rules import make_rules
+from basra.rules import PILE_FAMILIES, make_rules
 
 from .game import (
-    NUM_ACTIONS,
-    OBSERVATION_HIGH,
-    OBSERVATION_SIZE,
     REWARDS,
     ActionError,
     Table,
+    action_count,
     new_table,
+    observation_high,
+    observation_size,
     side_margins,
 )
 
@@ -72,9 +74,10 @@ class BasraEnv(gym.Env[Observation, np.int64]):
         self.max_deals = max_deals
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,),
-                                            dtype=np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.num_actions = action_count(self.rules)
+        self.observation_space = spaces.Box(0.0, observation_high(self.rules),
+                                            (observation_size(self.rules),), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.num_actions)
         self._seeds = random.Random()
         self._choices = random.Random()
         self.table: Table | None = None
@@ -164,7 +167,7 @@ class BasraEnv(gym.Env[Observation, np.int64]):
         """The legal actions (as the ``action_masks`` convention of masked PPO wants)."""
         table = self._table()
         if table.to_play != self.seat:
-            return np.zeros(NUM_ACTIONS, dtype=bool)
+            return np.zeros(self.num_actions, dtype=bool)
         return table.action_mask().astype(bool)
 
     def _info(self) -> dict[str, Any]:
@@ -178,8 +181,15 @@ class BasraEnv(gym.Env[Observation, np.int64]):
         view = self.table.observe(self.seat)
         from basra.cards import cards_text
 
+        if view.pile:
+            from basra.cards import CARD_NAMES
+
+            table = "pile: " + " ".join(CARD_NAMES[c] if c >= 0 else "??" for c in view.pile)
+        else:
+            table = f"{'pile' if view.rules.family in PILE_FAMILIES else 'floor'}: " + (
+                cards_text(view.floor) or "-")
         return (f"deal {view.deal_number}, totals {list(view.totals)}\n"
-                f"floor: {cards_text(view.floor) or '-'}\nhand: {cards_text(view.hand) or '-'}")
+                f"{table}\nhand: {cards_text(view.hand) or '-'}")
 
     def _close_bots(self) -> None:
         for bot in self.bots.values():

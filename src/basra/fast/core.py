@@ -526,6 +526,7 @@ def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array,
         counts[seat] = count
     if pile:
         base[k.S_KITTY] = places.kitty
+        base[k.S_DOWN] = observation.down_seen  # the sampler adds the hidden ones
         base[k.S_EXPOSED] = observation.stock_shown | (
             1 << observation.bottom_card if observation.bottom_card >= 0 else 0)
         for side, doubles in enumerate(observation.jack_pistis):

@@ -128,6 +128,11 @@ def _flag(body: Mapping[str, Any], field: str, default: bool) -> bool:
     return value
 
 
+_OWN_SPELLING = {"pisti": "Pişti"}
+"""Presets whose name in a tournament's default name is written in the game's own
+letters."""
+
+
 def parse_spec(body: Mapping[str, Any]) -> TournamentSpec:
     """A tournament's spec from a request (or a schedule entry); raises
     :class:`SpecError` naming the first bad field.
@@ -165,7 +170,8 @@ def parse_spec(body: Mapping[str, Any]) -> TournamentSpec:
         raise SpecError("computers", f"computers must be a list of at most {MAX_COMPUTERS} "
                                      f"levels ({', '.join(BOT_LEVELS)}), not {computers!r}")
     allow_bots = _flag(body, "allow_bots", False)
-    default_name = f"{found.name.replace('-', ' ').capitalize()} {kind.capitalize()}"
+    shown = _OWN_SPELLING.get(found.name) or found.name.replace("-", " ").capitalize()
+    default_name = f"{shown} {kind.capitalize()}"
     name = body.get("name") or default_name
     if not isinstance(name, str) or len(name.strip()) > MAX_NAME or not name.isprintable():
         raise SpecError("name", f"name must be text of at most {MAX_NAME} characters, "

@@ -2,9 +2,10 @@
 
 A *pool* is a preset played by a number of players; each pool has its own ratings, since
 being good at two-player Egyptian says little about three-player Pasur. Pools are keyed
-``"{variant}-{players}"``; at four players a preset with partnerships (``egyptian-4``) is a
-pool of two teams of two, one without (``classic-4``) a free-for-all. Rated tables play the
-preset's own rules, without house rules.
+``"{variant}-{players}"``; at four players a preset with partnerships (``egyptian-4``, and
+the pile games' ``pisti-4`` and ``xeri-4``) is a pool of two teams of two, one without
+(``classic-4``) a free-for-all. Rated tables play the preset's own rules, without house
+rules.
 
 Skill is estimated with the Plackett–Luce model of the ``openskill`` library (Weng & Lin's
 Bayesian approximation, like TrueSkill): each player has a mean ``mu`` and an uncertainty
@@ -13,6 +14,7 @@ Bayesian approximation, like TrueSkill): each player has a mean ``mu`` and an un
     pool          sides              a result (ranks, 0 = best)
     egyptian-2    [A] [B]            A won: [0, 1]
     pasur-3       [A] [B] [C]        B won, A and C tied on points: [1, 0, 1]
+    pisti-2       [A] [B]            B won: [1, 0]
     egyptian-4    [A, C] [B, D]      seats 0 & 2 won: [0, 1]
     classic-4     [A] [B] [C] [D]    by final totals, the winner first
 

@@ -38,6 +38,7 @@ from basra.players.accounts import (
     address_group,
     check_name,
     check_password,
+    look_alike_keys,
     name_key,
     new_token,
     token_hash,
@@ -201,6 +202,9 @@ async def signup(request: Request, store: StoreOf, accounts: AccountsOf) -> JSON
     key = name_key(name)
     writable(store)
     taken = await store.accounts.find(key)
+    for look_alike in sorted(look_alike_keys(name) - {key}):
+        if taken is None:  # a small Greek letter may pass for a Latin one as it is
+            taken = await store.accounts.find(look_alike)
     if taken is None:
         token = new_token()
         now = accounts.now_ms()

@@ -3,16 +3,20 @@ account has finished.
 
     GET  /api/lessons                         -> {"lessons": [{id, family, title, steps, preset}]}
     GET  /api/lessons/{id}                    -> {id, family, title, preset, next, steps: [...]}
-    POST /api/lessons/{id}/steps/{n}/answer   {move} -> {right, move, taken, leftover, basra, why}
+    POST /api/lessons/{id}/steps/{n}/answer   {move} -> {right, move, taken, leftover, basra,
+                                                          bonus, why}
     GET  /api/learn/progress                  -> {"account": name | null, "lessons": {id: ms}}
     PUT  /api/learn/progress                  {lessons: [id, ...]} -> the same, after adding
 
 Every position comes from :mod:`basra.study.lessons`, built and judged by the rules core;
-texts travel as catalog keys with their params, cards as codes (``7D``). An unknown
-lesson or step is ``unknown_lesson`` (404), a move that is not legal there
-``illegal_move`` (400). Only a logged-in account has progress here (a guest's stays in
-the browser, and a guest's PUT is ``login_required``, 401); the page sends a guest's
-progress with its first PUT after logging in, and it joins the account's.
+texts travel as catalog keys with their params, cards as codes (``7D``). A pile game's
+step (family ``pisti``) lists its pile bottom to top, a face-down card as null, and the
+stock's ``shown`` bottom card; an answer's ``bonus`` is what its basra, sur or pişti
+scores (a double pişti's 20). An unknown lesson or step is ``unknown_lesson`` (404), a
+move that is not legal there ``illegal_move`` (400). Only a logged-in account has
+progress here (a guest's stays in the browser, and a guest's PUT is ``login_required``,
+401); the page sends a guest's progress with its first PUT after logging in, and it joins
+the account's.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def _summary(found: Lesson) -> dict[str, Any]:
 
 @router.get("/api/lessons")
 async def lessons() -> dict[str, Any]:
-    """Every lesson, Basra's first, then Pasur's."""
+    """Every lesson, Basra's first, then Pasur's, then the pile games'."""
     return {"lessons": [_summary(found) for found in LESSONS]}
 
 

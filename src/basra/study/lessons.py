@@ -3,10 +3,10 @@ rules core.
 
 A lesson is a few :class:`Step` values. A step names a preset, the floor, the player's
 hand and what the sentence (a catalog key) claims: the right move's card, what it takes,
-whether it scores a basra (a sur in Pasur). :func:`step_state` builds the whole deal state
-through :func:`basra.position.parse_position` (all 52 cards accounted for), and
-:func:`judge` plays any card of the hand with :func:`basra.state.apply`, so every
-explanation comes from the real capture:
+whether it scores a basra (a sur in Pasur, a pişti in the pile games). :func:`step_state`
+builds the whole deal state through :func:`basra.position.parse_position` (all 52 cards
+accounted for), and :func:`judge` plays any card of the hand with
+:func:`basra.state.apply`, so every explanation comes from the real capture:
 
 >>> step = lesson("matching").steps[0]
 >>> verdict = judge(step, "5S")
@@ -19,6 +19,16 @@ explanation comes from the real capture:
 ``goal`` says what makes the right move better than every other legal move: ``cards``
 (the most cards), ``basra`` (a basra, then cards), ``points`` (card and basra points),
 ``clubs`` (clubs, then cards). ``tests/test_lessons.py`` proves it for every step.
+
+In the pile games (Pişti and Xeri) a step's floor is the pile, listed bottom to top: only
+its last card, the top, can be matched, and every capture takes it whole. A step may lay
+the first pile's ``down`` cards face down under it and show the stock's bottom card:
+
+>>> step = lesson("pile_first").steps[0]
+>>> step_view(step)["floor"], step_view(step)["shown"]
+([None, None, None, '7S'], '10D')
+>>> judge(step, "7D").taken, judge(step, "3C").why["key"]
+(['2H', '4C', '7S', '9D'], 'learn_why_pile_lay')
 """
 
 from __future__ import annotations
@@ -38,7 +48,7 @@ from basra.cards import (
     value_of,
 )
 from basra.position import parse_position
-from basra.rules import preset
+from basra.rules import PILE_FAMILIES, preset
 from basra.state import CLUBS, DealState, apply, legal_moves, move_captured, move_card, move_text
 
 __all__ = ["FAMILIES", "LESSONS", "Lesson", "Step", "Verdict", "judge", "lesson",
@@ -69,6 +79,10 @@ class Step:
     """The deal's last card: the stock and the other hand are empty, the player is last."""
     last: int = -1
     """The seat that captured last before this play (0: the player, 1: the other)."""
+    down: str = ""
+    """Pile games: the pile's cards that lie face down (the first pile's bottom cards)."""
+    shown: str = ""
+    """Pile games: the stock's bottom card, shown to every seat (it goes to the dealer)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +110,7 @@ def _s(text: str, preset_name: str, floor: str, hand: str, right: str, takes: st
                 takes=takes, **more)
 
 
-E, P = "egyptian", "pasur"
+E, P, K, X = "egyptian", "pasur", "pisti", "xeri"
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson("matching", "basra", (
@@ -169,10 +183,38 @@ LESSONS: tuple[Lesson, ...] = (
         _s("learn_s_p_clubs_1", P, "4C 4H KD", "7S QH 10D 2S", "7S:4C", "4C", goal="clubs"),
         _s("learn_s_p_clubs_2", P, "10D 2C 6H", "AS 9S 5H KC", "AS", "10D", goal="points"),
     )),
+    Lesson("pile_top", "pisti", (
+        _s("learn_s_pile_top_1", K, "4D 9C KH 5S", "5H 9H 3D QS", "5H", "4D 9C KH 5S"),
+        _s("learn_s_pile_top_2", K, "7C 2H 9S", "2D 9D KC 4H", "9D", "7C 2H 9S"),
+    )),
+    Lesson("pile_jack", "pisti", (
+        _s("learn_s_pile_jack_1", K, "3C 8D KH 6S", "JS 4H 9C 2D", "JS", "3C 8D KH 6S"),
+    )),
+    Lesson("pile_pisti", "pisti", (
+        _s("learn_s_pile_pisti_1", K, "8C", "8H 3S QD 5D", "8H", "8C", basra=True,
+           goal="basra"),
+        _s("learn_s_pile_pisti_2", K, "9H", "JC 9S 2D QH", "9S", "9H", basra=True,
+           goal="basra"),
+        _s("learn_s_pile_pisti_3", K, "JD", "JC 4S 9H KD", "JC", "JD", basra=True,
+           goal="basra"),
+    )),
+    Lesson("pile_first", "pisti", (
+        _s("learn_s_pile_first_1", K, "4C 9D 2H 7S", "7D 3C KH 5S", "7D", "4C 9D 2H 7S",
+           down="4C 9D 2H", shown="10D"),
+    )),
+    Lesson("pile_scoring", "pisti", (
+        _s("learn_s_pile_scoring_1", K, "4S 10D", "10H 4D KC 6C", "10H", "4S 10D",
+           goal="points"),
+        _s("learn_s_pile_scoring_2", K, "3C 8H 6D QS 5H", "5S 6H KC 2D", "5S",
+           "3C 8H 6D QS 5H"),
+        _s("learn_s_pile_scoring_3", X, "KD", "KS 10H 3C 7D", "KS", "KD", basra=True,
+           goal="basra"),
+    )),
 )
-"""Every lesson, in the order the page lists them (Basra's, then Pasur's)."""
+"""Every lesson, in the order the page lists them (Basra's, Pasur's, then the pile
+games')."""
 
-FAMILIES = ("basra", "pasur")
+FAMILIES = ("basra", "pasur", "pisti")
 
 _BY_ID = {found.id: found for found in LESSONS}
 
@@ -197,28 +239,36 @@ def step_state(step: Step) -> DealState:
 
     The other seat holds as many cards as the player (none at a deal's last card); the
     other cards of the deck make whole batches of stock, the rest lie in the piles (all
-    of them at a deal's last card).
+    of them at a deal's last card). A pile game's stock ends with the step's shown card.
     """
-    rules = preset(step.preset).rules_for(2)
-    floor, hand = _mask(step.floor), _mask(step.hand)
-    rest = [card for card in range(52) if not (floor | hand) >> card & 1]
+    found = preset(step.preset)
+    rules = found.rules_for(2)
+    pile = rules.family in PILE_FAMILIES
+    floor, hand, shown = _mask(step.floor), _mask(step.hand), _mask(step.shown)
+    rest = [card for card in range(52) if not (floor | hand | shown) >> card & 1]
     other = 0
     if not step.last_card:
         for card in rest[-hand.bit_count():]:
             other |= 1 << card
         rest = rest[:-hand.bit_count()]
     batch = 2 * rules.hand_size
-    stock_count = 0 if step.last_card else len(rest) // batch * batch
-    stock, piled = rest[:stock_count], rest[stock_count:]
+    stock_count = 0 if step.last_card else (len(rest) + shown.bit_count()) // batch * batch
+    stock_count -= shown.bit_count()
+    stock = rest[:stock_count] + [card for card in range(52) if shown >> card & 1]
+    piled = rest[stock_count:]
     piles = [0, 0]
     for index, card in enumerate(piled):
         piles[index % 2] |= 1 << card
     dealer = 0 if step.last_card else 1
     last = "-" if step.last < 0 else str(step.last)
-    text = (f"{preset(step.preset).name}/2 | dealer {dealer} | turn 0 | floor {cards_text(floor)}"
+    laid = step.floor if pile else cards_text(floor)  # a pile is listed bottom to top
+    text = (f"{found.name}/2 | dealer {dealer} | turn 0 | floor {laid}"
             f" | hands {cards_text(hand)} / {cards_text(other)}"
             f" | stock {' '.join(CARD_NAMES[c] for c in stock) or '-'}"
             f" | piles {cards_text(piles[0])} / {cards_text(piles[1])} | basras 0 0 | last {last}")
+    if pile:
+        text += (f" | down {cards_text(_mask(step.down))} | jacks 0 0 | kitty -"
+                 f" | shown {cards_text(shown)}")
     return parse_position(text)
 
 
@@ -236,6 +286,8 @@ class Outcome:
     """Every card the side's pile gains, the played card with them."""
     points: int
     """Card points of ``gained``, plus the basra's points."""
+    bonus: int = 0
+    """The points of the basra (a sur, a pişti, a Jack's double pişti): 0 without one."""
 
     def score(self, goal: str) -> tuple[int, ...]:
         """How good the move is by a step's goal (higher is better)."""
@@ -255,13 +307,18 @@ def outcome(state: DealState, move: int) -> Outcome:
     rules = state.rules
     gained = after.piles[0] & ~state.piles[0]
     basra = after.basras[0] > state.basras[0]
+    bonus = rules.basra_points if basra else 0
+    if basra and rules.family in PILE_FAMILIES:
+        double = after.jack_pistis[0] > state.jack_pistis[0]
+        bonus = rules.jack_pisti_points if double else rules.pisti_points
     return Outcome(
         move=move_text(move),
         taken=card_names(move_captured(move)),
         leftover=card_names(after.leftover & after.piles[0]),
         basra=basra,
         gained=gained,
-        points=rules.card_points_of(gained) + (rules.basra_points if basra else 0),
+        points=rules.card_points_of(gained) + bonus,
+        bonus=bonus,
     )
 
 
@@ -293,14 +350,28 @@ class Verdict:
     basra: bool
     why: dict[str, Any] | None = None
     """A wrong move's explanation: ``{"key": catalog key, its params}``."""
+    bonus: int = 0
+    """The basra's points (a pişti's 10, a double pişti's 20): 0 without one."""
 
     def to_json(self) -> dict[str, Any]:
         return {"right": self.right, "move": self.move, "taken": self.taken,
-                "leftover": self.leftover, "basra": self.basra, "why": self.why}
+                "leftover": self.leftover, "basra": self.basra, "bonus": self.bonus,
+                "why": self.why}
+
+
+def _pile_trail_reason(state: DealState, card: int) -> dict[str, Any]:
+    """Why a card is laid on the pile: it does not match the top card (perhaps a lower
+    one) and is no Jack."""
+    code, top = CARD_NAMES[card], state.laid[-1]
+    lower = any(rank_of(other) == rank_of(card) for other in state.laid[:-1])
+    return {"key": "learn_why_pile_lower" if lower else "learn_why_pile_lay", "card": code,
+            "top": CARD_NAMES[top]}
 
 
 def _trail_reason(state: DealState, card: int) -> dict[str, Any]:
     """Why a card takes nothing, in the words of its family."""
+    if state.rules.family in PILE_FAMILIES and state.laid:
+        return _pile_trail_reason(state, card)
     pasur = state.rules.family == "pasur"
     rank = rank_of(card)
     code = CARD_NAMES[card]
@@ -316,13 +387,16 @@ def _trail_reason(state: DealState, card: int) -> dict[str, Any]:
 def _why(step: Step, state: DealState, move: int, got: Outcome, best: Outcome
          ) -> dict[str, Any]:
     card = move_card(move)
-    suffix = "_pasur" if state.rules.family == "pasur" else ""
+    family = state.rules.family
+    suffix = f"_{family}" if family != "basra" else ""
     base = {"card": CARD_NAMES[card], "right": best.move.partition(":")[0],
             "right_taken": best.taken}
     if not got.taken:
         return _trail_reason(state, card)
     if step.goal == "basra" and best.basra and not got.basra:
         cleared = move_captured(move) == state.floor
+        if family in PILE_FAMILIES:  # every capture clears the pile: was it one card?
+            cleared = state.floor.bit_count() == 1
         kind = "not_basra" if cleared else "no_basra"
         return {"key": f"learn_why_{kind}{suffix}", **base, "taken": got.taken}
     if step.goal == "points":
@@ -349,24 +423,36 @@ def judge(step: Step, move: str) -> Verdict:
     (played, got), best = found[0], right_outcome(step)
     right = got.move == best.move
     return Verdict(right=right, move=got.move, taken=got.taken, leftover=got.leftover,
-                   basra=got.basra, why=None if right else _why(step, state, played, got, best))
+                   basra=got.basra, why=None if right else _why(step, state, played, got, best),
+                   bonus=got.bonus)
 
 
 def step_view(step: Step) -> dict[str, Any]:
     """A step as the page draws it: the sentence, the floor, the hand, the other hand's
-    size, each card's legal moves, the rule family and the preset."""
+    size, each card's legal moves, the rule family and the preset.
+
+    A pile game's floor is its pile, bottom to top, a face-down card as None; ``shown``
+    is the stock's bottom card that every seat sees (None when none is)."""
     state = step_state(step)
+    rules = state.rules
+    pile = rules.family in PILE_FAMILIES
+    floor: list[str | None] = list(card_names(state.floor))
+    if pile:
+        floor = [None if state.down >> card & 1 else CARD_NAMES[card] for card in state.laid]
+    shown = card_names(state.exposed) if pile else []
     return {
         "text": step.text,
         "preset": preset(step.preset).name,
-        "family": state.rules.family,
-        "floor": card_names(state.floor),
+        "family": rules.family,
+        "floor": floor,
+        "shown": shown[0] if shown else None,
         "hand": card_names(state.hands[0]),
         "other": state.hands[1].bit_count(),
         "stock": state.stock_count,
         "moves": [{"move": o.move, "card": o.move.partition(":")[0], "captured": o.taken}
                   for o in outcomes(step)],
         "last_card": step.last_card,
-        "basra_points": state.rules.basra_points,
+        "basra_points": rules.pisti_points if pile else rules.basra_points,
+        "jack_basra_points": rules.jack_pisti_points if pile else rules.basra_points,
     }
 

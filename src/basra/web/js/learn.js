@@ -3,7 +3,9 @@
 // /api/lessons/{id}), built and judged by the rules core; a card played is posted to
 // /api/lessons/{id}/steps/{n}/answer, which says whether it is right and, when not, why
 // (a catalog key and its params, cards as codes). The keyboard works as at a table: the
-// digits 1-9 pick a card, the arrow keys move between cards, Enter plays.
+// digits 1-9 pick a card, the arrow keys move between cards, Enter plays. In the pile
+// games (Pişti, Xeri) the floor is the pile, drawn bottom to top with its top card
+// marked, its face-down cards as backs, and the stock's shown bottom card beside it.
 //
 // Progress: lessons finished are kept in localStorage; a logged-in account keeps them on
 // the server too (GET/PUT /api/learn/progress), and a guest's progress joins the account
@@ -14,7 +16,7 @@ import { accountName, redrawAccount, setupAccount } from "./account.js";
 import { getJSON, postJSON } from "./api.js";
 import { moveInHand } from "./hand_keys.js";
 import { backElement, cardElement, miniCard } from "./cards.js";
-import { errorText, sentence, setupLang, t } from "./i18n.js";
+import { errorText, familyKey, sentence, setupLang, t } from "./i18n.js";
 
 const DONE_KEY = "basra.lessonsDone";
 
@@ -159,10 +161,24 @@ function renderLesson() {
   $("lesson-text").textContent = ruleText(current.text);
   $("lesson-other-box").hidden = current.other === 0;
   $("lesson-other").replaceChildren(...Array.from({ length: current.other }, () => backElement()));
+  const pile = current.family === "pisti";
+  const label = $("lesson-floor-label");
+  label.dataset.i18n = pile ? "learn_pile" : "floor";
+  label.textContent = t(label.dataset.i18n);
+  $("lesson-shown-box").hidden = !current.shown;
+  $("lesson-shown").replaceChildren(...(current.shown ? [miniCard(current.shown)] : []));
   const taken = verdict?.right ? new Set([...verdict.taken, ...verdict.leftover]) : new Set();
-  $("lesson-floor").replaceChildren(...current.floor.map((code) => {
-    const node = cardElement(code);
-    if (taken.has(code)) node.classList.add("learn-taken");
+  const floor = $("lesson-floor");
+  floor.classList.toggle("learn-pile", pile);
+  floor.replaceChildren(...current.floor.map((code, i) => {
+    const node = code ? cardElement(code) : backElement();
+    if (!code) {
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", t("learn_face_down"));
+      node.removeAttribute("aria-hidden");
+    }
+    if (pile && i === current.floor.length - 1) node.classList.add("pile-top");
+    if (code ? taken.has(code) : pile && verdict?.right && verdict.taken.length) node.classList.add("learn-taken");
     return node;
   }));
   const solved = Boolean(verdict?.right);
@@ -186,7 +202,6 @@ function renderFeedback() {
     return;
   }
   const current = step();
-  const pasur = current.family === "pasur";
   box.dataset.right = String(verdict.right);
   const title = $("feedback-verdict");
   title.textContent = t(verdict.right ? "learn_right" : "learn_wrong");
@@ -195,9 +210,11 @@ function renderFeedback() {
   if (verdict.right) {
     const parts = [verdict.taken.length
       ? cardSentence("learn_right_takes", { card, cards: verdict.taken })
-      : cardSentence("learn_right_trail", { card })];
+      : cardSentence(familyKey("learn_right_trail", current.family), { card })];
     if (verdict.basra) {
-      parts.push(" ", t(pasur ? "learn_right_basra_pasur" : "learn_right_basra", { points: current.basra_points }));
+      const points = verdict.bonus || current.basra_points;
+      const double = current.family === "pisti" && points > current.basra_points;
+      parts.push(" ", t(double ? "learn_right_jack_pisti" : familyKey("learn_right_basra", current.family), { points }));
     }
     $("feedback-text").replaceChildren(...parts);
     const more = $("feedback-more");
