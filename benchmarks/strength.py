@@ -5,6 +5,8 @@ Usage (from the repository root, with the project installed):
     python benchmarks/strength.py                      # every pairing, full sizes
     python benchmarks/strength.py --only expert-greedy --matches 400
     python benchmarks/strength.py --master-matches 20 --out benchmarks/results/strength.json
+    python benchmarks/strength.py --only pisti-master-expert --master-matches 400 \
+        --master-samples 1000
 
 Each pairing is an arena (``basra.arena.run_arena``): every seed is played once per seat
 rotation, so both bots get the same cards. Results go to ``--out`` as JSON after every
@@ -35,6 +37,10 @@ PAIRINGS: dict[str, dict[str, Any]] = {
                                 "bots": ["master", "expert"], "target": None, "jobs": 1},
     "master-two-experts": {"variant": "three-player", "players": 3,
                            "bots": ["master", "expert", "expert"], "target": None, "jobs": 1},
+    "pisti-master-expert": {"variant": "pisti", "players": 2, "bots": ["master", "expert"],
+                            "target": None, "jobs": 1},
+    "xeri-master-expert": {"variant": "xeri", "players": 2, "bots": ["master", "expert"],
+                           "target": None, "jobs": 1},
 }
 
 
@@ -48,6 +54,9 @@ def main() -> None:
                         help="Matches for pairings with the master (default 20).")
     parser.add_argument("--think-ms", type=int, default=300,
                         help="Master budget per move (default 300, the bot's default).")
+    parser.add_argument("--master-samples", type=int, default=None,
+                        help="The master searches this many deals a move instead of "
+                             "--think-ms (reproducible whatever the load).")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/strength.json"))
     args = parser.parse_args()
@@ -63,10 +72,12 @@ def main() -> None:
         rules = make_rules(pairing["variant"], pairing["players"])
         started = time.perf_counter()
         result = run_arena(rules, pairing["variant"], pairing["bots"], matches, args.seed,
-                           jobs=pairing["jobs"], think_ms=args.think_ms)
+                           jobs=pairing["jobs"], think_ms=args.think_ms,
+                           samples=args.master_samples)
         entry = result.to_dict()
         entry.update(variant=pairing["variant"], players=pairing["players"],
                      target=pairing["target"], think_ms=args.think_ms,
+                     master_samples=args.master_samples,
                      wall_seconds=round(time.perf_counter() - started, 1))
         results[name] = entry
         args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

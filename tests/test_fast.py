@@ -22,7 +22,8 @@ from basra.rules import PILE_FAMILIES, PRESETS, make_rules
 from basra.state import DealState, apply, deal_score, legal_moves, new_deal
 
 GAMES = [(name, players) for name, found in PRESETS.items() for players in found.players]
-# The compiled search does not play the pile games yet: it refuses them.
+# The search tests below play the rollout policies of Basra and Pasur; the pile games'
+# search is checked in test_pile_master.py.
 SEARCH_GAMES = [(name, players) for name, players in GAMES
                 if PRESETS[name].rules.family not in PILE_FAMILIES]
 PILE_GAMES = [(name, players) for name, players in GAMES if (name, players) not in SEARCH_GAMES]
@@ -190,14 +191,18 @@ def test_the_compiled_greedy_plays_a_pile_game_as_the_greedy_bot(name: str,
     assert decided > 100 and captured > 10
 
 
-def test_the_compiled_search_refuses_the_pile_games() -> None:
+def test_the_compiled_search_plays_the_pile_games_with_the_pile_policy() -> None:
     from basra.match import Match
     from basra.observe import observe
 
     match = Match(make_rules("pisti"), seed=1)
     view = observe(match, match.state.to_play)
-    with pytest.raises(ValueError, match="compiled search does not play the pile family"):
-        core.observation_search(view, 0.0, 1, samples=8)
+    stats = core.observation_search(view, 0.0, 1, samples=8, policy=5)
+    assert stats.visits == [8] * len(view.legal_moves)
+    with pytest.raises(ValueError, match="pile rollout policy plays the pile games alone"):
+        egyptian = Match(make_rules("egyptian"), seed=1)
+        core.observation_search(observe(egyptian, egyptian.state.to_play), 0.0, 1,
+                                samples=8, policy=5)
     # nor does the expert's rollout policy (it weighs replies on a floor of loose cards)
     fast = core.fast_rules(view.rules)
     moves = np.array(view.legal_moves, np.int64)

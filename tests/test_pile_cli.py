@@ -126,12 +126,12 @@ def test_simulate_text_counts_pistis() -> None:
     assert "piştis/deal" in result.output and "1 matches of pisti" in result.output
 
 
-@pytest.mark.parametrize("bots", ["master", "greedy,master"])
-def test_simulate_refuses_the_master_in_one_line(bots: str) -> None:
-    result = basra("simulate", "-v", "pisti", "-n", "1", "--bots", bots)
-    assert result.returncode == 2
-    assert result.stderr.strip() == ("error: --bots: the master bot does not play the pile "
-                                     "game pisti yet: use random, greedy or expert")
+def test_arena_plays_the_master_against_the_expert_in_pisti() -> None:
+    result = basra("arena", "-v", "pisti", "--bots", "master,expert", "-n", "2",
+                   "--master-samples", "20", "--jobs", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    arena = json.loads(result.stdout)
+    assert arena["matches_played"] == 2 and sum(arena["wins"]) <= 2
 
 
 def test_simulate_plays_the_expert() -> None:
@@ -236,25 +236,19 @@ def test_play_pisti_against_the_expert(tmp_path: Path) -> None:
     assert record["players"][1]["name"] == "expert" and replay(record).is_over
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--opponents", "master"], "error: --opponents: the master bot does not play the pile "
-                                "game pisti yet: use random, greedy or expert"),
-    (["--hints"], "error: --hints: the master bot gives no hints in the pile game pisti yet"),
-])
-def test_play_refuses_what_does_not_play_pile_games(tmp_path: Path, args: list[str],
-                                                    message: str) -> None:
-    result = basra("play", "-v", "pisti", "--record", str(tmp_path / "g.json"), *args)
-    assert result.returncode == 2 and result.stderr.strip() == message
-    assert not (tmp_path / "g.json").exists()
+def test_play_gives_the_masters_hints_in_a_pile_game(tmp_path: Path) -> None:
+    shown, record = play_pisti(tmp_path, "-v", "xeri", "--seed", "2", "--hints",
+                               "--think-ms", "5")
+    assert "Hints" in shown and "(laid)" in shown and "(trail)" not in shown
+    assert replay(record).is_over
 
 
-def test_analyze_refuses_the_pile_games_in_one_line(tmp_path: Path) -> None:
+def test_analyze_judges_a_pile_record(tmp_path: Path) -> None:
     run("simulate", "-v", "pisti", "-n", "1", "--seed", "1", "--records", str(tmp_path))
-    path = tmp_path / "match-1.json"
-    analyzed = basra("analyze", str(path))
-    assert analyzed.returncode == 2
-    assert analyzed.stderr.strip() == (f"error: {path}: the analysis does not judge the pile "
-                                       "game pisti yet (its bots do not play it)")
+    analyzed = basra("analyze", str(tmp_path / "match-1.json"), "--samples", "2",
+                     "--seat", "1")
+    assert analyzed.returncode == 0, analyzed.stderr
+    assert "decisions analysed" in analyzed.stdout
 
 
 # arena and tournament
@@ -299,12 +293,11 @@ def test_tournament_plays_the_pile_games() -> None:
         assert sum(row["matches"] for row in rows) == 2 * 3 * 2
 
 
-@pytest.mark.parametrize("command", ["arena", "tournament"])
-def test_arena_and_tournament_refuse_the_master_in_one_line(command: str) -> None:
-    result = basra(command, "-v", "xeri", "--bots", "greedy,master", "-n", "2", "-j", "1")
-    assert result.returncode == 2
-    assert result.stderr.strip() == ("error: --bots: the master bot does not play the pile "
-                                     "game pisti yet: use random, greedy or expert")
+def test_tournament_plays_the_master_in_xeri() -> None:
+    result = basra("tournament", "-v", "xeri", "--bots", "greedy,master", "-n", "2", "-j", "1",
+                   "--think-ms", "2")
+    assert result.returncode == 0, result.stderr
+    assert "master" in result.stdout
 
 
 # bench

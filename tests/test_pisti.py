@@ -868,18 +868,18 @@ def test_no_seat_ever_sees_a_face_down_card_it_should_not(game: tuple[str, int],
         match.play(move)
 
 
-# The layers that do not play the pile games yet refuse them in one line (issue 41);
-# records hold them (test_pile_record.py)
+# Every level plays the pile games (the master's search: test_pile_master.py); the layers
+# that do not show them yet refuse them in one line (issue 41); records hold them
+# (test_pile_record.py)
 
 
-def test_the_master_alone_refuses_the_pile_games() -> None:
+def test_every_level_plays_the_pile_games() -> None:
     from basra.bots import make_bot
-    from basra.bots.base import UnsupportedGameError
 
     view = observe_state(two(), 0)
-    bot = make_bot("master", 1, workers=1, samples=1)
-    with pytest.raises(UnsupportedGameError, match="the master bot does not play"):
-        bot.choose(view)
+    for level in ("expert", "master"):
+        bot = make_bot(level, 1, workers=1, samples=1)
+        assert bot.choose(view) in view.legal_moves
     levels = ("random", "greedy", "expert")
     for name, players in PILE_GAMES:
         match = Match(make_rules(name, players), seed=players)
@@ -899,27 +899,6 @@ def test_greedy_takes_a_pisti_over_a_larger_capture_of_nothing() -> None:
     # On the first pile (three cards face down) neither capture is a pişti.
     values = {m & 63: m for m in GreedyBot(1).best_moves(first)}
     assert set(values) <= set(cards("7H JH"))
-
-
-def test_the_command_line_refuses_the_pile_games() -> None:
-    # The web plays them: tests/web/test_pile_table.py.
-    from basra.cli.common import UserError, resolve_rules
-
-    with pytest.raises(UserError, match="pisti is not yet playable by this command"):
-        resolve_rules("pişti", None, [], None)
-    assert resolve_rules("xeri", 4, [], None, pile_games=True)[0] == "xeri"
-
-
-def test_analysis_and_puzzles_refuse_pile_records() -> None:
-    from basra.record import Player, match_record
-    from basra.study.puzzles import mine_record
-
-    match = Match(make_rules("pisti"), seed=4, variant="pisti")
-    rng = random.Random(4)
-    while match.deal_in_progress:
-        match.play(rng.choice(match.legal_moves()))
-    record = match_record(match, [Player("a", "human"), Player("b", "bot")])
-    assert mine_record(record) == []  # the web replay shows them: tests/web/test_pile_table.py
 
 
 def test_variants_lists_the_pile_presets() -> None:

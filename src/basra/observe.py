@@ -21,7 +21,7 @@ how many of them lie in the pile. A capture is then named by the cards the seat 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import CARD_NAMES, JACK, card_names, parse_card, parse_cards
 from .match import Match, Play
@@ -37,7 +37,8 @@ from .state import (
     split_move_text,
 )
 
-__all__ = ["Observation", "observation_from_dict", "observe", "observe_state"]
+__all__ = ["HiddenPlaces", "Observation", "hidden_places", "observation_from_dict", "observe",
+           "observe_state"]
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,75 @@ class Observation:
                 "down_seen": card_names(self.down_seen)}
                if self.rules.family in PILE_FAMILIES else {}),
         }
+
+
+class HiddenPlaces(NamedTuple):
+    """Where the cards a seat has not seen may lie, beside the other hands and the stock:
+    what a search deals them into (:func:`hidden_places`)."""
+
+    unseen: int
+    """The cards to deal at random (a mask): :attr:`Observation.unseen` less the cards
+    whose place every seat knows (:attr:`known` and :attr:`tail`)."""
+    known: tuple[int, ...]
+    """Per seat, the cards known to be in its hand (a mask): a shown bottom card that the
+    dealer holds since the last batch and has not played."""
+    pile_slots: tuple[int, ...]
+    """The places in :attr:`Observation.pile` (bottom first) of the face-down cards the
+    seat has not been shown: the pile keeps its order, these places are dealt."""
+    captured: tuple[int, ...]
+    """Per side, how many face-down cards the seat has not been shown lie among that
+    side's captured cards."""
+    tail: tuple[int, ...]
+    """The cards every seat saw at the stock's bottom, in stock order (the shown bottom
+    card, then Jacks sent under the stock): they stay there, dealt last."""
+    kitty: int
+    """The seat that captured the face-down cards (the deal's first capture), -1 while
+    they lie in the pile or where there are none."""
+
+
+def hidden_places(observation: Observation) -> HiddenPlaces:
+    """Where ``observation``'s unseen cards may lie. In the families other than the
+    pile games: the other hands and the stock alone. In a pile game, also the face-down
+    cards the seat has not been shown (in the pile, or captured by another side), and
+    never the cards every seat saw: the shown bottom card stays at the stock's bottom
+    (then in the dealer's hand), Jacks sent under the stock stay below it.
+
+    >>> from basra.match import Match
+    >>> from basra.rules import make_rules
+    >>> view = observe(Match(make_rules("pisti"), seed=2), 0)
+    >>> places = hidden_places(view)
+    >>> places.pile_slots, places.tail == (view.bottom_card,)
+    ((0, 1, 2), True)
+    """
+    rules = observation.rules
+    players = len(observation.hand_counts)
+    unseen = observation.unseen
+    if rules.family not in PILE_FAMILIES:
+        return HiddenPlaces(unseen, (0,) * players, (), (0,) * rules.sides, (), -1)
+    known = [0] * players
+    bottom = observation.bottom_card
+    shown = observation.stock_shown
+    tail: list[int] = []
+    if bottom >= 0 and shown >> bottom & 1:
+        tail.append(bottom)
+    tail.extend(c for c in range(52) if shown >> c & 1 and c != bottom)
+    if (bottom >= 0 and unseen >> bottom & 1 and not shown >> bottom & 1
+            and observation.dealer != observation.seat):
+        known[observation.dealer] |= 1 << bottom
+    captured = tuple(count - pile.bit_count() for count, pile in
+                     zip(observation.pile_counts, observation.piles, strict=True))
+    # The deal's first capture takes the face-down cards with the whole first pile.
+    kitty = next((play.seat for play in observation.plays if play.captured), -1)
+    if not rules.pile_down:
+        kitty = -1
+    elif kitty < 0 and any(captured):  # without the plays, a seat of that side
+        kitty = rules.side_of.index(next(s for s, count in enumerate(captured) if count))
+    for mask in known:
+        unseen &= ~mask
+    return HiddenPlaces(
+        unseen & ~shown, tuple(known),
+        tuple(i for i, card in enumerate(observation.pile) if card < 0), captured,
+        tuple(tail), kitty)
 
 
 def _mask(names: list[str]) -> int:

@@ -151,9 +151,9 @@ def check_centre(page: Page, language: str, states: list[dict[str, Any]], down: 
 
 
 def check_closed(page: Page, language: str, bottom: bool) -> None:
-    """The stock's bottom card shown or not; the player's own captured cards closed; no
-    hints (the master does not play pile games yet)."""
-    expect(page.locator("#coach-controls")).to_be_hidden()
+    """The stock's bottom card shown or not; the player's own captured cards closed; the
+    coach offered (the master plays the pile games)."""
+    expect(page.locator("#coach-controls")).to_be_visible()
     expect(page.locator("#score-info")).to_contain_text(text(language, "stores_closed"))
     expect(page.get_by_test_id("bottom-card")).to_have_count(1 if bottom else 0)
     page.locator("button.pile.mine").first.click()

@@ -17,9 +17,15 @@ With numba (a dependency of the package) it searches in compiled code
 (:mod:`basra.fast`) on one process: tens of thousands of rollouts a second. Where numba
 cannot be imported (or ``BASRA_NO_FAST=1``), it falls back to the pure-Python search of
 the reference core on ``workers`` processes (both cores by default). When every hidden
-card is known (two players, stock empty: the other hand is exactly the unseen cards) it
-solves the rest of the deal exactly, against the read seat's style where the other seat
-is read (its best replies otherwise).
+card is known (two players, stock empty: the other hand is exactly the unseen cards; in a
+pile game, no face-down card hidden from it) and at most :data:`SOLVE_CARDS` cards are
+left in the hands, it solves the rest of the deal exactly, against the read seat's style
+where the other seat is read (its best replies otherwise).
+
+In the pile games (Pişti, Xeri) the sampler also deals the face-down cards the seat was
+not shown (in the pile, or captured by the other side) and keeps the cards every seat
+saw at the stock's bottom there (:func:`basra.observe.hidden_places`); the rollouts play
+greedy for piles (:data:`PILE_POLICY`) and no seat's style is read.
 :class:`SearchSettings` also plays the master as it was before the compiled search, for
 the benchmarks that measure against it.
 """
@@ -39,16 +45,15 @@ from typing import NamedTuple
 
 from basra import fast
 from basra.observe import Observation, observe_state
-from basra.rules import Rules
+from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState
 
-from .base import refuse_pile_games
 from .reading import StyleReader, style_moves
-from .search import Policy, deal_margin, greedy_playout, sample_state, solve
+from .search import Policy, all_known, deal_margin, greedy_playout, sample_state, solve
 
-__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "READ_TREE_PLAYERS", "ROLLOUT_POLICIES",
-           "ROLLOUT_POLICY", "MasterBot", "MoveEstimate", "SearchSettings", "search_moves",
-           "uses_tree"]
+__all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "PILE_POLICY", "READ_TREE_PLAYERS",
+           "ROLLOUT_POLICIES", "ROLLOUT_POLICY", "SOLVE_CARDS", "MasterBot", "MoveEstimate",
+           "SearchSettings", "search_moves", "uses_tree"]
 
 DEFAULT_THINK_MS = 300
 """The master's time budget per move."""
@@ -57,14 +62,24 @@ ROLLOUT_POLICY = 3
 for a richer floor while the stock lasts (see :func:`basra.fast.kernels.policy_move`).
 With more, :data:`MANY_PLAYERS_POLICY`."""
 MANY_PLAYERS_POLICY = 4
+PILE_POLICY = 5
+"""The rollout policy in the pile games (Pişti, Xeri), whatever the number of players: 5,
+greedy for piles (takes when it can, does not feed a pişti, keeps its Jacks while the
+stock lasts: :func:`basra.fast.kernels.pile_value`)."""
 """The rollout policy with more than two players: 4, the expert's play. With other seats
 to model beside the next one, the rollouts must play them as players do."""
-ROLLOUT_POLICIES = (1, 3, 4)
+ROLLOUT_POLICIES = (1, 3, 4, 5)
 """The rollout policies the compiled search plays (:func:`basra.fast.kernels.policy_move`):
-1 greedy, 3 greedy keeping its sweepers, 4 the expert's play."""
+1 greedy, 3 greedy keeping its sweepers, 4 the expert's play, 5 greedy for piles (the
+pile games alone)."""
 READ_TREE_PLAYERS = (2,)
 """The numbers of players the master searches with the tree once another seat's style
 is read (:func:`uses_tree`; flat sampling before, and with more players)."""
+SOLVE_CARDS = 8
+"""The most cards left in the hands for which the master solves a fully known last batch
+exactly within its budget (the pure-Python solver takes a second or more on Xeri's twelve,
+up to half a second on nine, 0.1 s on eight); with more it searches as before the last
+batch. Eight is the most a Basra or Pasur last batch holds."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""
@@ -140,7 +155,14 @@ class SearchSettings:
 
     def rollout_policy(self, rules: Rules) -> int:
         """The rollout policy searched with under ``rules``: the one set, else
-        :data:`ROLLOUT_POLICY` for two players and :data:`MANY_PLAYERS_POLICY` for more."""
+        :data:`ROLLOUT_POLICY` for two players and :data:`MANY_PLAYERS_POLICY` for more;
+        in the pile games :data:`PILE_POLICY` (or greedy, 1, if set: the others do not
+        play them)."""
+        if rules.family in PILE_FAMILIES:
+            return 1 if self.policy == 1 else PILE_POLICY
+        if self.policy == PILE_POLICY:
+            raise ValueError(f"rollout policy {PILE_POLICY} plays the pile games alone, "
+                             f"not {rules.family}")
         if self.policy is not None:
             return self.policy
         return ROLLOUT_POLICY if rules.players == 2 else MANY_PLAYERS_POLICY
@@ -217,12 +239,6 @@ def _known_play(observation: Observation, styles: tuple[int | None, ...]
             if style is not None and seat != observation.seat}
 
 
-def _fully_known(observation: Observation) -> bool:
-    return observation.rules.sides == 2 and observation.rules.players == 2 and (
-        observation.stock_count == 0
-    )
-
-
 class MasterBot:
     """Searches each move for ``think_ms`` milliseconds on ``workers`` processes (one by
     default with the compiled path, both cores without it)."""
@@ -258,18 +274,17 @@ class MasterBot:
 
     def _styles(self, observation: Observation) -> tuple[int | None, ...]:
         """Each seat's style as read so far (none when the settings do not read)."""
-        if not self.settings.read_styles:
+        if not self.settings.read_styles or observation.rules.family in PILE_FAMILIES:
             return ()
         return self.reader.styles(len(observation.hand_counts))
 
     def estimates(self, observation: Observation) -> list[MoveEstimate]:
         """Every legal move's expected points margin to the end of the deal, best first."""
-        refuse_pile_games(observation, "master")
         moves = observation.legal_moves
-        self.reader.observe(observation)
+        self._read(observation)
         styles = self._styles(observation)
         settings = self.settings
-        if _fully_known(observation):
+        if all_known(observation) and sum(observation.hand_counts) <= SOLVE_CARDS:
             sample = sample_state(observation, self.rng)  # the only consistent deal
             policies = _known_play(observation, styles)
             exact = solve(sample, observation.side, observation.carry, policies)
@@ -299,11 +314,16 @@ class MasterBot:
                                            count))
         return sorted(ranked, key=lambda e: -e.value)
 
+    def _read(self, observation: Observation) -> None:
+        """Read the other seats' plays (not in the pile games: the styles read are the
+        levels' play of the other families)."""
+        if observation.rules.family not in PILE_FAMILIES:
+            self.reader.observe(observation)
+
     def choose(self, observation: Observation) -> int:
-        refuse_pile_games(observation, "master")
         moves = observation.legal_moves
         if len(moves) == 1:
-            self.reader.observe(observation)
+            self._read(observation)
             return moves[0]
         ranked = self.estimates(observation)
         best = ranked[0].value

@@ -26,7 +26,6 @@ from basra.cli.common import (
     seat_short_name,
 )
 from basra.record import RecordError, loads, replay
-from basra.rules import PILE_FAMILIES
 from basra.state import move_text
 from basra.study.analysis import (
     DEFAULT_THINK_MS,
@@ -78,9 +77,6 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
         match = replay(record)
     except RecordError as error:
         raise UserError(f"{file}: {error}") from None
-    if match.rules.family in PILE_FAMILIES:
-        raise UserError(f"{file}: the analysis does not judge the pile game "
-                        f"{match.variant} yet (its bots do not play it)")
     players = match.rules.players
     for seat in seats:
         if seat >= players:

@@ -80,8 +80,7 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
     and the luck of the deal cancels. Reports each bot's match win rate with a 95%
     (Wilson) interval, its side's points and basras per deal, and its median time per move.
     """
-    name, rules = resolve_rules(variant, players, rule_items, rules_file,
-                                pile_games=True)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file)
     given = [word for word in bots_text.split(",") if word.strip()]
     per_side = rules.partnership and len(given) == rules.sides
     if len(given) != rules.players and not per_side:

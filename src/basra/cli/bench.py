@@ -37,7 +37,7 @@ def bench(variant: str | None, players: int | None, rule_items: Sequence[str],
     from basra import fast as compiled
     from basra.fast.bench import bench_fast, bench_playouts, bench_steps
 
-    name, rules = resolve_rules(variant, players, rule_items, rules_file, pile_games=True)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file)
     third = seconds / 3
     err.print(f"Measuring for {seconds:g} s: {third:g} s of random playouts, {third:g} s "
               f"step by step, then {third:g} s of compiled playouts.", soft_wrap=True)

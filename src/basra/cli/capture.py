@@ -38,7 +38,7 @@ from basra.state import capture_table
 def capture(variant: str | None, players: int | None, rule_items: Sequence[str],
             rules_file: Path | None, floor_text: str, card_text: str, as_json: bool) -> None:
     """Show what a card captures from a floor under a variant's rules."""
-    name, rules = resolve_rules(variant, players, rule_items, rules_file, pile_games=True)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file)
     floor_cards = parse_cards(floor_text)
     card = parse_card(card_text)
     if card in floor_cards:

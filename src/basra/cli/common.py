@@ -230,12 +230,11 @@ def _rules_file_values(path: Path) -> dict[str, Any]:
 
 
 def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence[str],
-                  rules_file: Path | None, *, pile_games: bool = False) -> tuple[str, Rules]:
+                  rules_file: Path | None) -> tuple[str, Rules]:
     """The preset's name and the rules chosen by the options of ``rules_options``.
 
     The command line wins over the rules file; a bad value that comes from the file is
-    reported with the file's name. The pile games (Pişti, Xeri) are refused unless the
-    command plays them (``pile_games``).
+    reported with the file's name.
     """
     from_file: dict[str, Any] = {}
     variant_from_file = players_from_file = False
@@ -264,10 +263,6 @@ def resolve_rules(variant: str | None, players: int | None, rule_items: Sequence
         found = preset(variant or "egyptian")
     except RulesError as error:
         raise in_file(error) if variant_from_file else error from None
-    if found.rules.family in PILE_FAMILIES and not pile_games:
-        raise UserError(f"{found.name} is not yet playable by this command (the pile games "
-                        "are played by play, capture, simulate, replay, bench, arena and "
-                        "tournament)")
     try:
         found.rules_for(players)
     except RulesError as error:
@@ -431,9 +426,9 @@ def game_title(rules: Rules, variant: str = "") -> str:
     return rules.family.capitalize()
 
 
-PILE_BOTS = ("random", "greedy", "expert")
-"""The levels that play the pile games (the master refuses them; a ``cmd:`` program is
-given the pile game's observations and plays them)."""
+PILE_BOTS = ("random", "greedy", "expert", "master")
+"""The levels that play the pile games (every one; a ``cmd:`` program is given the pile
+game's observations and plays them)."""
 
 
 def refuse_pile_bots(rules: Rules, bots: Sequence[str], what: str) -> None:

@@ -230,7 +230,8 @@ class TerminalGame:
         for estimate in estimates:
             captured = move_captured(estimate.move)
             text = card_markup(move_card(estimate.move))
-            text += f" takes {cards_markup(captured)}" if captured else " (trail)"
+            text += (f" takes {cards_markup(captured)}" if captured
+                     else " (laid)" if self.pile else " (trail)")
             table.add_row(text, f"{estimate.value:+.1f}")
         out.print(table)
 
@@ -394,8 +395,7 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     The record is saved when the match ends, or when you stop: 'quit' or the end of
     input (exit code 0), or Ctrl-C (exit code 130).
     """
-    variant_name, rules = resolve_rules(variant, players, rule_items, rules_file,
-                                        pile_games=True)
+    variant_name, rules = resolve_rules(variant, players, rule_items, rules_file)
     if not 0 <= seat < rules.players:
         raise UserError(f"--seat must be a seat from 0 to {rules.players - 1}, not {seat}")
     if not name.strip():
@@ -403,9 +403,6 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
     others = [s for s in range(rules.players) if s != seat]
     bot_names = parse_bots(opponents, len(others), "--opponents")
     refuse_pile_bots(rules, bot_names, "--opponents")
-    if hints and rules.family in PILE_FAMILIES:
-        raise UserError(f"--hints: the master bot gives no hints in the pile game "
-                        f"{variant_name} yet")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     match = Match(rules, seed, variant=variant_name)

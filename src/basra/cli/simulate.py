@@ -50,7 +50,7 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
              rules_file: Path | None, matches: int, seed: int, bots_text: str,
              records_dir: Path | None, think_ms: int, max_deals: int, as_json: bool) -> None:
     """Play complete matches between computer players and summarise them."""
-    name, rules = resolve_rules(variant, players, rule_items, rules_file, pile_games=True)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file)
     bot_names = parse_bots(bots_text, rules.players, "--bots", rules.sides)
     refuse_pile_bots(rules, bot_names, "--bots")
     paths: list[Path] = []

@@ -61,8 +61,7 @@ def tournament(variant: str | None, players: int | None, rule_items: Sequence[st
     an Elo-style rating (Bradley-Terry, mean 1500). Needs a game of two sides: 2 players,
     or 4 in partnerships (a bot plays both seats of its side).
     """
-    name, rules = resolve_rules(variant, players, rule_items, rules_file,
-                                pile_games=True)
+    name, rules = resolve_rules(variant, players, rule_items, rules_file)
     given = [word for word in bots_text.split(",") if word.strip()]
     if len(given) < 2:
         raise UserError(f"--bots: a tournament needs at least 2 bots, not {len(given)} "

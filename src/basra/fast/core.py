@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from basra.observe import Observation
+from basra.observe import Observation, hidden_places
 from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState, capture_table, playing_order
 
@@ -125,11 +125,7 @@ def fast_rules(rules: Rules) -> FastRules:
 
 
 def _search_rules(observation: Observation) -> FastRules:
-    """The :class:`FastRules` the compiled search plays an observation with; it refuses the
-    pile games (their face-down cards and bottom card are not sampled yet)."""
-    if observation.rules.family in PILE_FAMILIES:
-        raise ValueError(f"the compiled search does not play the pile family "
-                         f"{observation.rules.family} yet")
+    """The :class:`FastRules` the compiled search plays an observation with."""
     return fast_rules(observation.rules)
 
 
@@ -498,7 +494,9 @@ def batch_history(observation: Observation, batch: int | None = None
 
 def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array, k.Array]:
     """What the compiled sampler needs, from the observation alone: the known part of the
-    state, the unseen cards, each seat's hand size and the dealing order."""
+    state, the unseen cards, each seat's hand size (in a pile game, then where the
+    face-down cards it was not shown lie and the cards at the stock's bottom:
+    :func:`basra.fast.kernels.sample_into`) and the dealing order."""
     base = np.zeros(k.STATE_SIZE, np.int64)
     base[k.S_TO_PLAY] = observation.to_play
     base[k.S_FLOOR] = observation.floor
@@ -512,14 +510,32 @@ def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array,
     turns = observation.turns
     for seat, following in enumerate(turns):
         base[k.S_TURNS + seat] = following
-    base[k.S_LAID_COUNT] = len(observation.laid)
-    for i, card in enumerate(observation.laid):
-        base[k.S_LAID + i] = card
-    unseen_mask = observation.unseen
+    pile = observation.rules.family in PILE_FAMILIES
+    laid = observation.pile if pile else observation.laid
+    base[k.S_LAID_COUNT] = len(laid)
+    for i, card in enumerate(laid):
+        base[k.S_LAID + i] = card  # -1: a face-down card the sampler deals
+    places = hidden_places(observation)
+    for seat, known in enumerate(places.known):
+        if seat != observation.seat:
+            base[k.S_HANDS + seat] = known
+    unseen_mask = places.unseen
     unseen = np.array([c for c in range(52) if unseen_mask >> c & 1], np.int64)
-    counts = np.zeros(4, np.int64)
+    counts = np.zeros(k.PILE_COUNTS if pile else 4, np.int64)
     for seat, count in enumerate(observation.hand_counts):
         counts[seat] = count
+    if pile:
+        base[k.S_KITTY] = places.kitty
+        base[k.S_DOWN] = observation.down_seen  # the sampler adds the hidden ones
+        base[k.S_EXPOSED] = observation.stock_shown | (
+            1 << observation.bottom_card if observation.bottom_card >= 0 else 0)
+        for side, doubles in enumerate(observation.jack_pistis):
+            base[k.S_JACK_PISTIS + side] = doubles
+        for side, hidden in enumerate(places.captured):
+            counts[k.P_HIDDEN + side] = hidden
+        counts[k.P_TAIL_COUNT] = len(places.tail)
+        for i, card in enumerate(places.tail):
+            counts[k.P_TAIL + i] = card
     order = np.array(playing_order(turns, observation.dealer), np.int64)
     return base, unseen, counts, order
 

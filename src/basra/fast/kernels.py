@@ -837,6 +837,50 @@ def kept_value(cfg: Array, cards: Array, floor: int, move: int, early: bool) -> 
     return value
 
 
+PILE_JACK_KEEP = 3.0
+"""Pile games: what a Jack is worth kept while more hands are to come (policy 5,
+:func:`pile_value`, as :data:`basra.bots.search.PILE_JACK_KEEP`): it takes any pile."""
+
+
+@njit(cache=True)
+def pile_value(cfg: Array, cards: Array, st: Array, move: int) -> float:
+    """Pile games, rollout policy 5 (greedy for piles, as
+    :func:`basra.bots.search.pile_move_value`): a capture is worth :func:`move_value`
+    (its cards' points, half a point a card, a pişti's points), less
+    :data:`PILE_JACK_KEEP` for a Jack spent while more hands are to come (not on a
+    double pişti); a card laid is worth minus its points, minus the stake it hands the
+    next player (a pişti's points on an empty pile, else the pile's points and half a
+    point a card) times the share of its rank's four cards not in sight (the seat's hand,
+    the pile and the captured cards), and a hundredth of its rank: it takes when it can
+    and does not feed a pişti."""
+    card = move & 63
+    floor = st[S_FLOOR]
+    early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
+    if move >> 6:
+        value = move_value(cfg, cards, floor, move)
+        if early and card >> 2 == JACK_RANK and not (
+                popcount(floor) == 1 and pisti_kind(cfg, floor, card) == 2):
+            value -= PILE_JACK_KEEP
+        return value
+    rank = card >> 2
+    sight = floor | st[S_HANDS + st[S_TO_PLAY]]
+    for s in range(4):
+        sight |= st[S_PILES + s]
+    unknown = 4 - popcount(sight & (0b1111 << (4 * rank)))
+    if floor:
+        stake = 0.5 * (popcount(floor) + 1) + cards[K_POINTS, card]
+        rest = floor
+        while rest:
+            stake += cards[K_POINTS, low_index(rest)]
+            rest &= rest - 1
+    else:
+        stake = float(cfg[C_JACK_PISTI_POINTS] if rank == JACK_RANK else cfg[C_PISTI_POINTS])
+    value = float(-cards[K_POINTS, card] - stake * unknown / 4.0 - rank / 100)
+    if rank == JACK_RANK and early:
+        value -= PILE_JACK_KEEP
+    return value
+
+
 def _comb_table() -> FloatArray:
     table = np.zeros((53, 53))
     for n in range(53):
@@ -1062,12 +1106,15 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
                 values: FloatArray) -> int:
     """The rollout policy's move among ``moves[:n]``: 1 greedy (:func:`move_value`), 3
     greedy keeping its sweepers (:func:`kept_value`), 4 the expert's
-    (:func:`expert_value`). Ties broken at random. ``replies``: room for the expert's
-    context (policy 4); ``values``: room for 52 floats."""
+    (:func:`expert_value`), 5 greedy for piles (:func:`pile_value`; the pile games
+    alone). Ties broken at random. ``replies``: room for the expert's context (policy
+    4); ``values``: room for 52 floats."""
     if n == 1:
         return int(moves[0])
     if policy == 4 and cfg[C_FAMILY] == PILE_FAMILY:
         raise ValueError("the expert's rollout policy does not play the pile games")
+    if policy == 5 and cfg[C_FAMILY] != PILE_FAMILY:
+        raise ValueError("the pile rollout policy plays the pile games alone")
     floor = st[S_FLOOR]
     seat = st[S_TO_PLAY]
     early = st[S_NEXT_BATCH] < st[S_BATCHES_COUNT]
@@ -1086,6 +1133,8 @@ def policy_move(cfg: Array, cards: Array, st: Array, moves: Array, n: int, rng: 
         if policy == 4:
             value = expert_value(cfg, cards, replies, weight, clubs, move, values, options,
                                  memo)
+        elif policy == 5:
+            value = pile_value(cfg, cards, st, move)
         elif policy == 3:
             value = kept_value(cfg, cards, floor, move, early)
         else:
@@ -1370,13 +1419,31 @@ def random_deals(cfg: Array, cards: Array, deals: int, seed: int) -> int:
     return checksum
 
 
+P_HIDDEN = 4
+"""Pile games, :func:`sample_into`'s ``counts`` past the hand counts: from here, per side,
+how many face-down cards the seat was not shown lie among that side's captured cards."""
+P_TAIL_COUNT = 8
+"""How many cards every seat saw lie at the stock's bottom (the shown bottom card, Jacks
+sent under the stock)..."""
+P_TAIL = 9
+"""...and those cards, from here, in stock order (four slots)."""
+PILE_COUNTS = 13
+"""The length of ``counts`` for a pile game."""
+
+
 @njit(cache=True)
 def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
                 order: Array, seat: int, rng: UArray, st: Array) -> None:
     """A deal consistent with an observation: ``base`` holds what the seat knows (its hand,
-    the floor, piles, basras, turns...), ``unseen`` the cards it has not seen; they are
-    shuffled into the other hands (``counts`` cards each) and the stock's batches, dealt
-    in ``order``."""
+    the floor, piles, basras, turns...; a card known in another hand), ``unseen`` the
+    cards whose place it does not know; they are shuffled into the other hands (to
+    ``counts`` cards each) and the stock's batches, dealt in ``order``.
+
+    Pile games (``counts`` of :data:`PILE_COUNTS`): the unseen cards also fill the pile's
+    face-down places the seat was not shown (``-1`` in ``base``'s pile, which keeps its
+    order) and the face-down cards captured out of its sight (``counts[P_HIDDEN + side]``,
+    into that side's captured cards); these make the deal's face-down cards. The cards
+    every seat saw at the stock's bottom (``counts[P_TAIL:]``) stay there, dealt last."""
     st[:] = base
     n = unseen.shape[0]
     cards = unseen.copy()
@@ -1388,18 +1455,35 @@ def sample_into(cfg: Array, base: Array, unseen: Array, counts: Array,
     for s in range(players):
         if s == seat:
             continue
-        mask = 0
-        for _ in range(counts[s]):
+        mask = base[S_HANDS + s]
+        for _ in range(counts[s] - popcount(mask)):
             mask |= 1 << cards[position]
             position += 1
         st[S_HANDS + s] = mask
+    tail = 0
+    if counts.shape[0] >= PILE_COUNTS:
+        for i in range(base[S_LAID_COUNT]):
+            if base[S_LAID + i] < 0:
+                card = cards[position]
+                position += 1
+                st[S_LAID + i] = card
+                st[S_FLOOR] |= 1 << card
+                st[S_DOWN] |= 1 << card
+        for side in range(4):
+            for _ in range(counts[P_HIDDEN + side]):
+                card = cards[position]
+                position += 1
+                st[S_PILES + side] |= 1 << card
+                st[S_DOWN] |= 1 << card
+        tail = counts[P_TAIL_COUNT]
     size = cfg[C_HAND_SIZE]
     batch = 0
-    while position < n:
+    while position < n + tail:
         for i in range(order.shape[0]):
             mask = 0
             for _ in range(size):
-                mask |= 1 << cards[position]
+                card = cards[position] if position < n else counts[P_TAIL + position - n]
+                mask |= 1 << card
                 position += 1
             st[S_BATCHES + 4 * batch + order[i]] = mask
         batch += 1

@@ -41,7 +41,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
-from basra.cards import card_names
+from basra.cards import CARD_NAMES, card_names
 from basra.observe import Observation, observe
 from basra.position import parse_position
 from basra.record import loads, replay
@@ -165,7 +165,8 @@ def puzzle_view(puzzle: Puzzle) -> dict[str, Any]:
     """What the puzzle page shows before the answer: the position from the solver's seat
     (every card is known, the other hand too), the legal moves, tags and rating, and
     the variant (``preset``: its preset, whose rules page is ``/rules/{preset}``;
-    ``house_rules``: whether the puzzle's rules change some of the preset's)."""
+    ``house_rules``: whether the puzzle's rules change some of the preset's; in a pile
+    game, ``pile``: the pile bottom to top)."""
     state = parse_position(puzzle.position)
     seat = state.to_play
     other = 1 - seat
@@ -185,6 +186,7 @@ def puzzle_view(puzzle: Puzzle) -> dict[str, Any]:
         "moves": [{"move": m, "card": m.split(":")[0],
                    "captured": m.split(":")[1].split("+") if ":" in m else []}
                   for m in sorted(puzzle.values)],
+        **({"pile": [CARD_NAMES[c] for c in state.laid]} if state.table.pile else {}),
     }
 
 

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, NamedTuple
 
-from basra.bots.search import deal_margin, greedy_playout, sample_state, solve
+from basra.bots.search import all_known, deal_margin, greedy_playout, sample_state, solve
 from basra.cards import card_symbol, parse_card
 from basra.match import Match
 from basra.observe import Observation, observe
@@ -73,6 +73,7 @@ __all__ = [
     "analysis_document",
     "analyze_match",
     "analyze_record",
+    "bonus_word",
     "decision_points",
     "evaluate",
     "label_for",
@@ -132,9 +133,9 @@ class Evaluation(NamedTuple):
 
 
 def fully_known(observation: Observation) -> bool:
-    """Whether the seat knows every card: two players, two sides and an empty stock."""
-    rules = observation.rules
-    return rules.players == 2 and rules.sides == 2 and observation.stock_count == 0
+    """Whether the seat knows every card: two players, two sides, an empty stock and, in a
+    pile game, no face-down card it was not shown (:func:`basra.bots.search.all_known`)."""
+    return all_known(observation)
 
 
 def _basra_threat(state: DealState, side: int) -> bool:
@@ -242,9 +243,11 @@ def note_facts(observation: Observation, evaluation: Evaluation, played: int
         if best_taken else 0
     played_points = rules.card_points_of(played_taken | 1 << move_card(played)) \
         if played_taken else 0
-    makes_basra = bool(best_taken) and table.is_basra(observation.floor, move_card(best.move),
+    # a pile game's pişti takes a pile of one card (face-down cards count, unseen)
+    bonus_floor = observation.floor if not table.pile or len(observation.pile) == 1 else 0
+    makes_basra = bool(best_taken) and table.is_basra(bonus_floor, move_card(best.move),
                                                       best_taken)
-    played_basra = bool(played_taken) and table.is_basra(observation.floor, move_card(played),
+    played_basra = bool(played_taken) and table.is_basra(bonus_floor, move_card(played),
                                                          played_taken)
     if makes_basra and not played_basra:
         facts.append({"kind": "missed_basra", "move": move_text(best.move)})
@@ -289,9 +292,21 @@ def move_words(text: str) -> str:
     return f"{_card_words(card)} to the floor"
 
 
+def bonus_word(family: str, variant: str = "") -> str:
+    """What a family calls its bonus capture in the notes: basra, sur in Pasur, pişti in
+    the pile games (xeri under the ``xeri`` preset).
+
+    >>> bonus_word("pisti", "xeri"), bonus_word("pasur")
+    ('xeri', 'sur')
+    """
+    if family == "pisti":
+        return "xeri" if variant == "xeri" else "pişti"
+    return "sur" if family == "pasur" else "basra"
+
+
 def notes_for(observation: Observation, evaluation: Evaluation, played: int) -> list[str]:
-    """:func:`note_facts` in plain English (``sur`` for basra in Pasur)."""
-    word = "sur" if observation.rules.family == "pasur" else "basra"
+    """:func:`note_facts` in plain English (:func:`bonus_word` for basra)."""
+    word = bonus_word(observation.rules.family)
     return [note_text(fact, word) for fact in note_facts(observation, evaluation, played)]
 
 
@@ -347,8 +362,17 @@ def decision_points(match: Match, seats: Sequence[int] | None = None
         for index, made in enumerate(deal.plays, 1):
             move = make_move(made.card, made.captured)
             if (seats is None or made.seat in seats) and len(again.legal_moves()) > 1:
-                yield number, index, observe(again, made.seat), move
+                view = observe(again, made.seat)
+                yield number, index, view, _as_seen(view, move)
             again.play(move, checked=False)
+
+
+def _as_seen(view: Observation, move: int) -> int:
+    """A move as the seat that made it names it: in a pile game a capture takes the pile
+    it sees, without the face-down cards it was not shown."""
+    if view.pile and move_captured(move):
+        return make_move(move_card(move), view.floor)
+    return move
 
 
 def _evaluate_job(observation: Observation, seconds: float, samples: int | None,
@@ -410,7 +434,7 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
     for (deal, play, view, move), result in zip(points, results, strict=True):
         assert result is not None
         evaluation, facts = result
-        word = "sur" if view.rules.family == "pasur" else "basra"
+        word = bonus_word(view.rules.family, match.variant)
         decisions.append(Decision(deal, play, view.seat, move, evaluation,
                                   tuple(note_text(f, word) for f in facts), tuple(facts)))
     return decisions

@@ -6,6 +6,10 @@ solver (:func:`basra.bots.search.solve`) gives each legal move's true value, the
 margin to the end of the deal with best play by both. A position is a puzzle when its best
 move beats every other by at least ``min_gap`` points.
 
+In a pile game (Pişti, Xeri) the same holds once the player to move has seen the pile's
+face-down cards (its side captured them, or there are none, as in Xeri): the pile's order
+is in the position, piştis count as basras in the tags and the explanation.
+
 Each puzzle is tagged by what decides it and rated for difficulty:
 
 ========== ===========================================================================
@@ -52,12 +56,21 @@ from basra.match import Match
 from basra.observe import observe_state
 from basra.position import PositionError, parse_position, position_text
 from basra.record import replay
-from basra.rules import PILE_FAMILIES
-from basra.state import DealState, apply, deal_score, legal_moves, make_move, move_text, parse_move
+from basra.state import (
+    DealState,
+    apply,
+    deal_score,
+    hidden_down,
+    legal_moves,
+    make_move,
+    move_text,
+    parse_move,
+)
 from basra.study.analysis import move_words
 
 __all__ = [
     "FORMAT",
+    "MAX_CARDS",
     "MIN_GAP",
     "Puzzle",
     "PuzzleError",
@@ -81,6 +94,11 @@ MIN_GAP = 4.0
 """Points by which the best move must beat every other move to make a puzzle."""
 
 TAGS = ("basra", "majority", "trap", "last batch")
+
+MAX_CARDS = 8
+"""The most cards left in the hands of a puzzle's position: a whole last batch of Basra or
+Pasur (4 and 4). Xeri's last batch (6 and 6) makes puzzles from its third play on: its
+first positions take the pure-Python solver seconds each, and a person long to read."""
 
 
 class PuzzleError(ValueError):
@@ -186,10 +204,12 @@ def _explained_of(data: Any) -> dict[str, Any] | None:
 
 def exact_position(state: DealState) -> bool:
     """Whether every card of a position is known to the player to move: two players,
-    two sides, nothing left in the stock (the other hand is exactly the unseen cards)."""
+    two sides, nothing left in the stock (the other hand is exactly the unseen cards)
+    and, in a pile game, no face-down card it was not shown (in the pile or captured)."""
     rules = state.rules
     return (rules.players == 2 and rules.sides == 2 and not state.batches
-            and not state.is_over)
+            and not state.is_over
+            and not (state.table.pile and hidden_down(state, state.to_play)))
 
 
 def _exact_values(state: DealState, carry: int) -> dict[int, float]:
@@ -324,7 +344,7 @@ def _points(value: float) -> str:
 def explanation_text(data: dict[str, Any], family: str = "basra") -> str:
     """:func:`explain`'s data in plain English, cards with suit symbols (the CLI's and the
     stored ``explanation``; the web page words the data in its own language)."""
-    word = "sur" if family == "pasur" else "basra"
+    word = {"pasur": "sur", "pisti": "pişti"}.get(family, "basra")
     mine, theirs = data["end"]
     parts = [f"Play {move_words(data['solution'])}: with best play by both you end the deal "
              f"with {mine} points to your opponent's {theirs}, {_points(data['gap'])} "
@@ -379,9 +399,10 @@ def _greedy_move(state: DealState) -> int:
 
 def make_puzzle(state: DealState, carry: int = 0, *, min_gap: float = MIN_GAP,
                 source: str = "") -> Puzzle | None:
-    """The puzzle of a position, or None when it is not one (not exact, a single move, or
-    no move beats every other by ``min_gap`` points)."""
-    if not exact_position(state):
+    """The puzzle of a position, or None when it is not one (not exact, more than
+    :data:`MAX_CARDS` cards in the hands, a single move, or no move beats every other by
+    ``min_gap`` points)."""
+    if not exact_position(state) or sum(h.bit_count() for h in state.hands) > MAX_CARDS:
         return None
     moves = legal_moves(state)
     if len(moves) < 2:
@@ -458,10 +479,10 @@ def mine_record(record: dict[str, Any], name: str = "record", *,
                 min_gap: float = MIN_GAP) -> list[Puzzle]:
     """Every puzzle found in a record's positions (the record is replayed and checked
     first; a bad record raises :class:`basra.record.RecordError`). Puzzles come from
-    two-player deals of the basra and pasur families only."""
+    two-player deals (in a pile game, positions where the player to move has seen the
+    face-down cards, or there are none)."""
     match = replay(record)
-    if (match.rules.players != 2 or match.rules.sides != 2
-            or match.rules.family in PILE_FAMILIES):
+    if match.rules.players != 2 or match.rules.sides != 2:
         return []
     found = []
     for deal, play, state, carry in _positions(match):

@@ -22,7 +22,6 @@ function allowed(state) {
   const seat = page.mySeat();
   if (!state || seat === null || page.rated() || !page.token()) return false;
   if (state.result || state.table.status !== "playing") return false; // the match is over
-  if (state.table.family === "pisti") return false; // the master does not play pile games yet
   return state.table.seats.every((s) => s.seat === seat || s.kind === "bot");
 }
 
