@@ -73,7 +73,6 @@ from .errors import (
     refusal_of,
 )
 from .hub import Hub
-from .levels import family_levels
 from .ratelimit import RateLimited, RateLimits
 from .table import Table
 
@@ -388,9 +387,6 @@ def _hint_seat(table: Table, token: str) -> int:
     if any(table.is_human(s) for s in range(table.rules.players) if s != seat):
         raise HintRefusedError("not_against_computers",
                                "hints are only for games against the computer")
-    if "master" not in family_levels(table.rules.family):
-        raise HintRefusedError("not_for_this_game", f"the master does not play "
-                               f"{table.config.variant} yet: no hints at its tables")
     if table.match is None or table.to_play() != seat:
         raise HintRefusedError("not_your_turn", "hints are given on your own turn")
     return seat

@@ -22,7 +22,6 @@ from basra.record import Player, match_record
 from basra.rules import PILE_FAMILIES, PRESETS, Rules, RulesError, make_rules, preset
 
 from .errors import ConfigError, IntentError, JoinError, LeaveError
-from .levels import default_level, family_levels
 
 __all__ = [
     "MAX_NAME",
@@ -78,16 +77,11 @@ class SeatConfig:
         return {"kind": self.kind, "level": self.level}
 
 
-def _level(value: object, what: str, family: str = "basra") -> str:
+def _level(value: object, what: str) -> str:
     if not isinstance(value, str) or value.strip().lower() not in BOT_LEVELS:
         raise ConfigError(f"{what} {value!r} is not a level; expected one of "
                           f"{', '.join(BOT_LEVELS)}")
-    level = value.strip().lower()
-    playing = family_levels(family)
-    if level not in playing:
-        raise ConfigError(f"{what} {level!r} does not play {family} yet; expected one of "
-                          f"{', '.join(playing)}")
-    return level
+    return value.strip().lower()
 
 
 @dataclass(frozen=True)
@@ -150,14 +144,13 @@ class TableConfig:
             rules = make_rules(found.name, players, overrides)
         except RulesError as error:
             raise ConfigError(str(error)) from None
-        seats = _parse_seats(body.get("seats"), rules.players, rules.family)
+        seats = _parse_seats(body.get("seats"), rules.players)
         turn_seconds = body.get("turn_seconds") or 0
         if (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int)
                 or not (turn_seconds == 0 or 5 <= turn_seconds <= 600)):
             raise ConfigError(
                 f"turn_seconds {turn_seconds!r} is not 0 (no timer) or 5 to 600 seconds")
-        takeover = _level(body.get("takeover_level", default_level(rules.family)),
-                          "takeover_level", rules.family)
+        takeover = _level(body.get("takeover_level", "expert"), "takeover_level")
         open_stores = body.get("open_stores", False)
         if not isinstance(open_stores, bool):
             raise ConfigError(f"open_stores must be true or false, not {open_stores!r}")
@@ -179,10 +172,9 @@ class TableConfig:
         )
 
 
-def _parse_seats(value: object, players: int, family: str) -> tuple[SeatConfig, ...]:
+def _parse_seats(value: object, players: int) -> tuple[SeatConfig, ...]:
     if value is None:
-        return ((SeatConfig("human"),)
-                + (SeatConfig("bot", default_level(family)),) * (players - 1))
+        return (SeatConfig("human"),) + (SeatConfig("bot", "expert"),) * (players - 1)
     if not isinstance(value, list) or len(value) != players:
         raise ConfigError(f"seats must list {players} seats, one per player, not {value!r}")
     seats = []
@@ -194,8 +186,8 @@ def _parse_seats(value: object, players: int, family: str) -> tuple[SeatConfig, 
         if seat["kind"] == "human":
             seats.append(SeatConfig("human"))
         else:
-            seats.append(SeatConfig("bot", _level(seat.get("level", default_level(family)),
-                                                  f"seat {index + 1} level", family)))
+            seats.append(SeatConfig("bot", _level(seat.get("level", "expert"),
+                                                  f"seat {index + 1} level")))
     return tuple(seats)
 
 
@@ -373,12 +365,9 @@ class Table:
 
     def level_for(self, seat: int) -> str:
         """The level that plays ``seat`` for the computer: its own, else the table's
-        takeover level; a level that does not play the table's rule family yet gives way
-        to :func:`~basra.server.levels.default_level` (a table stored before the check)."""
+        takeover level."""
         level = self.config.seats[seat].level
-        chosen = level if level is not None else self.config.takeover_level
-        family = self.rules.family
-        return chosen if chosen in family_levels(family) else default_level(family)
+        return level if level is not None else self.config.takeover_level
 
     def resolve_play(self, seat: int, seq: int, card_text: str,
                      captured: list[str] | None) -> int:
@@ -594,12 +583,11 @@ class Table:
 
 
 def variants_listing() -> list[dict[str, Any]]:
-    """The presets, as the New table form lists them, with the computer levels that play
-    each (a level that does not play a rule family yet is left out)."""
+    """The presets, as the New table form lists them (``pile``: a pile game)."""
     return [
         {"name": p.name, "description": p.description, "players": list(p.players),
          "partnership_players": list(p.partnership_players),
-         "rules": p.rules_for().to_dict(), "levels": list(family_levels(p.rules.family)),
+         "rules": p.rules_for().to_dict(),
          "pile": p.rules.family in PILE_FAMILIES}
         for p in PRESETS.values()
     ]

@@ -98,22 +98,8 @@ function currentVariant() {
   return variants.find((v) => v.name === $("variant").value) ?? variants[0];
 }
 
-/** The computer levels that play the chosen variant (a pile game: only some of them). */
-function variantLevels() {
-  return currentVariant()?.levels ?? levels;
-}
-
-/** The level a new seat gets: the expert where it plays the variant, else the strongest quick one. */
-function defaultLevel() {
-  const playing = variantLevels().filter((l) => l !== "master");
-  return playing.includes("expert") ? "expert" : playing[playing.length - 1] ?? "expert";
-}
-
-/** The takeover level select and the open-stores box follow the variant. */
+/** The open-stores box follows the variant (a pile game's). */
 function renderVariantSettings() {
-  const chosen = $("takeover-level").value;
-  fillSelect($("takeover-level"), variantLevels().map((l) => [l, levelName(l)]), defaultLevel());
-  if (variantLevels().includes(chosen) && chosen) $("takeover-level").value = chosen;
   const pile = Boolean(currentVariant()?.pile);
   $("open-stores-field").hidden = !pile;
   if (!pile) $("open-stores").checked = false;
@@ -174,8 +160,7 @@ function renderSeats() {
     const kind = el("select", { id: `seat-${seat}-kind`, class: "seat-kind" });
     fillSelect(kind, [["human", t("human")], ["bot", t("computer")]], old[seat]?.kind ?? (seat === 0 ? "human" : "bot"));
     const level = el("select", { id: `seat-${seat}-level`, class: "seat-level", "aria-label": `${t("seat_n", { n: seat + 1 })} ${t("level")}` });
-    const playing = variantLevels();
-    fillSelect(level, playing.map((l) => [l, levelName(l)]), playing.includes(old[seat]?.level) ? old[seat].level : defaultLevel());
+    fillSelect(level, levels.map((l) => [l, levelName(l)]), old[seat]?.level ?? "expert");
     const sync = () => {
       level.disabled = kind.value !== "bot";
     };
@@ -679,7 +664,7 @@ async function loadLists() {
 
 function redraw() {
   fillSelect($("turn-seconds"), TIMERS.map((n) => [n, n ? t("seconds", { n }) : t("no_timer")]), $("turn-seconds").value || 0);
-  fillSelect($("takeover-level"), variantLevels().map((l) => [l, levelName(l)]), $("takeover-level").value || defaultLevel());
+  fillSelect($("takeover-level"), levels.map((l) => [l, levelName(l)]), $("takeover-level").value || "expert");
   if (variants.length) renderVariantList();
   renderSeats();
   markChanged();
@@ -717,6 +702,7 @@ async function init() {
     if (options?.levels?.length) levels = options.levels;
     specs = (options?.specs ?? []).filter((spec) => spec.name !== "players");
     buildRuleControls();
+    fillSelect($("takeover-level"), levels.map((l) => [l, levelName(l)]), "expert");
     renderVariantList();
     renderVariantSettings();
     renderPlayerList();
