@@ -265,8 +265,8 @@ def shown(spec: dict[str, Any], value: Any) -> Any:
     """How a control shows an option's value."""
     if spec["kind"] == "cards":
         return " ".join(value)
-    if spec["kind"] == "card_points":
-        return " ".join(f"{card}:{points}" for card, points in value.items())
+    if spec["kind"] == "card_points":  # a table: its entries in any order
+        return sorted(f"{card}:{points}" for card, points in value.items())
     if spec["kind"] == "flag":
         return bool(value)
     return str(value)
@@ -382,6 +382,30 @@ def test_other_refusals_show_beside_the_button_pressed(
     shot(page, "create")
 
 
+def check_rule_control(page: Page, view: View, spec: dict[str, Any], control: Any) -> None:
+    """A house rule's control: labelled, explained, translated, its choices or range."""
+    label = page.locator(f'label[for="{control.get_attribute("id")}"]').inner_text()
+    assert label and label != spec["name"] and "_" not in label, (spec, label)
+    expect(control).to_have_accessible_name(label)
+    help_text = page.locator(f'#{control.get_attribute("id")}-help')
+    expect(help_text).to_be_visible()
+    explanation = help_text.inner_text()
+    assert explanation and "_" not in explanation
+    expect(control).to_have_accessible_description(explanation)
+    if view.rtl:
+        assert ARABIC.search(label) and ARABIC.search(explanation), (label, explanation)
+    if spec["kind"] == "choice":
+        names = control.locator("option").all_inner_texts()
+        assert len(names) == len(spec["choices"]) and "_" not in "".join(names)
+        assert not set(names) & set(spec["choices"]), names
+        if view.rtl:
+            assert all(ARABIC.search(name) for name in names), names
+    if spec["kind"] == "number":
+        low, high = spec["range"]
+        expect(control).to_have_attribute("min", str(low))
+        expect(control).to_have_attribute("max", str(high))
+
+
 def test_every_house_rule_is_a_labelled_control_with_an_explanation(
         visit: Visit, view: View, server: str, shot: Callable[..., None]) -> None:
     specs = [s for s in get_json(server, "/api/options")["specs"] if s["name"] != "players"]
@@ -389,30 +413,21 @@ def test_every_house_rule_is_a_labelled_control_with_an_explanation(
     page = visit()
     page.goto("/")
     open_house_rules(page)
-    page.locator("#players").select_option("4")  # the partners' box shows
-    for spec in specs:
-        control = page.locator(f'[data-option="{spec["name"]}"]')
-        expect(control).to_be_visible()
-        label = page.locator(f'label[for="{control.get_attribute("id")}"]').inner_text()
-        assert label and label != spec["name"] and "_" not in label, (spec, label)
-        expect(control).to_have_accessible_name(label)
-        help_text = page.locator(f'#{control.get_attribute("id")}-help')
-        expect(help_text).to_be_visible()
-        explanation = help_text.inner_text()
-        assert explanation and "_" not in explanation
-        expect(control).to_have_accessible_description(explanation)
-        if view.rtl:
-            assert ARABIC.search(label) and ARABIC.search(explanation), (label, explanation)
-        if spec["kind"] == "choice":
-            names = control.locator("option").all_inner_texts()
-            assert len(names) == len(spec["choices"]) and "_" not in "".join(names)
-            assert not set(names) & set(spec["choices"]), names
-            if view.rtl:
-                assert all(ARABIC.search(name) for name in names), names
-        if spec["kind"] == "number":
-            low, high = spec["range"]
-            expect(control).to_have_attribute("min", str(low))
-            expect(control).to_have_attribute("max", str(high))
+    # Every option is a control of Basra's form or of a pile game's (each family hides the
+    # other's own options), at four players (the partners' box shows).
+    checked: set[str] = set()
+    for variant in ("egyptian", "pisti"):
+        page.locator("#variant").select_option(variant)
+        page.locator("#players").select_option("4")
+        pile_control = page.locator('[data-option="pisti_points"]')
+        expect(pile_control).to_be_visible(visible=variant == "pisti")
+        for spec in specs:
+            control = page.locator(f'[data-option="{spec["name"]}"]')
+            if spec["name"] not in checked and control.is_visible():
+                checked.add(spec["name"])
+                check_rule_control(page, view, spec, control)
+    assert checked == {spec["name"] for spec in specs}
+    page.locator("#variant").select_option("egyptian")
     expect_translated(page)
     shot(page, "house-rules", full_page=True)
 
@@ -425,7 +440,10 @@ def test_every_house_rule_is_a_labelled_control_with_an_explanation(
                      "partnership": players in variant["partnership_players"]}
             values = control_values(page)
             for spec in specs:
-                assert values[spec["name"]] == shown(spec, rules[spec["name"]]), \
+                value = values[spec["name"]]
+                if spec["kind"] == "card_points":
+                    value = sorted(value.split())
+                assert value == shown(spec, rules[spec["name"]]), \
                     (variant["name"], players, spec["name"])
             expect(page.locator('[data-field="partnership"]')).to_be_visible(
                 visible=players == 4)
