@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from basra.bots import BOT_LEVELS
 from basra.i18n import text
 from basra.match import Match
 from basra.record import Player, dumps, match_record
@@ -110,7 +111,8 @@ def shot(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..
 
 def new_table(page: Page, language: str, variant: str, players: int, target: int) -> None:
     """Makes the table with the New table form: the variant, its players, a shorter
-    target, the computers at the level the form offers; the stores left closed."""
+    target, the computers at the expert level (the form offers every level); the stores
+    left closed."""
     page.goto("/")
     page.locator("#player-name").fill(NAMES[language])
     page.locator("#variant").select_option(variant)
@@ -119,7 +121,8 @@ def new_table(page: Page, language: str, variant: str, players: int, target: int
     expect(page.locator("#open-stores")).not_to_be_checked()
     expect(page.locator("label[for=open-stores]")).to_have_text(text(language, "open_stores"))
     levels = page.locator("#seat-1-level option").all_inner_texts()
-    assert levels and text(language, "level_expert") not in levels, levels
+    assert levels == [text(language, f"level_{level}") for level in BOT_LEVELS], levels
+    expect(page.locator("#seat-1-level")).to_have_value("expert")
     page.locator("#rule-target").fill(str(target))
     expect_translated(page, (NAMES[language],))
     page.locator("#create").click()
@@ -150,10 +153,10 @@ def check_centre(page: Page, language: str, states: list[dict[str, Any]], down: 
     check_closed(page, language, bottom)
 
 
-def check_closed(page: Page, language: str, bottom: bool) -> None:
+def check_closed(page: Page, language: str, bottom: bool, coach: bool = True) -> None:
     """The stock's bottom card shown or not; the player's own captured cards closed; the
-    coach offered (the master plays the pile games)."""
-    expect(page.locator("#coach-controls")).to_be_visible()
+    coach offered against computers (the master plays the pile games)."""
+    expect(page.locator("#coach-controls")).to_be_visible(visible=coach)
     expect(page.locator("#score-info")).to_contain_text(text(language, "stores_closed"))
     expect(page.get_by_test_id("bottom-card")).to_have_count(1 if bottom else 0)
     page.locator("button.pile.mine").first.click()
@@ -287,7 +290,7 @@ def test_a_pisti_table_reads_right_to_left_in_arabic(
     expect(stack).to_have_attribute("data-count", "4")
     expect(stack.locator(".stack-down")).to_have_count(3)
     expect(stack.locator(".stack-top")).to_have_count(1)
-    check_closed(page, "ar", bottom=True)
+    check_closed(page, "ar", bottom=True, coach=False)  # no hints between people
     # The stack's count stands at its end: to its left in a right-to-left page.
     box = stack.bounding_box()
     count = page.get_by_test_id("pile-count").bounding_box()
