@@ -462,6 +462,24 @@ def test_gymnasium_pays_the_match_margin_against_the_greedy_bot() -> None:
     assert total == totals[0] - totals[1] and max(totals) >= 60
 
 
+def test_gymnasium_plays_a_pile_match_against_the_expert() -> None:
+    gymnasium = pytest.importorskip("gymnasium", reason="the envs extra is not installed")
+    import basra.envs  # noqa: F401
+
+    env = gymnasium.make("basra/Basra-v0", variant="pisti", players=4, opponent="expert",
+                         rules={"target": "40"})
+    _, info = env.reset(seed=5)
+    rng = random.Random(2)
+    done = truncated = False
+    while not (done or truncated):
+        action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+        _, _, done, truncated, info = env.step(action)
+        assert "illegal_action" not in info
+    match = env.unwrapped.table.match
+    assert done and match.is_over and max(match.totals) >= 40
+    assert [bot.name for bot in env.unwrapped.bots.values()] == ["expert"] * 3
+
+
 def test_a_pile_game_renders_its_pile_with_face_down_cards() -> None:
     pytest.importorskip("pettingzoo", reason="the envs extra is not installed")
     from basra.envs import pettingzoo_env
