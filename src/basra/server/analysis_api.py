@@ -260,10 +260,13 @@ class Analyses:
 
     async def status(self, record_id: int) -> JSONResponse:
         """Always 200 (a page polls it): done with the document, running, failed, none."""
+        # Running is read before the store: an analysis that ends while the store is read
+        # was saved after that read began, and is still running to this answer.
+        was_running = record_id in self.running
         document = await self.stored.get(record_id)
         if document is not None:
             return JSONResponse({"status": "done", "analysis": document})
-        if record_id in self.running:
+        if was_running or record_id in self.running:
             return JSONResponse({"status": "running"})
         if record_id in self.failures:
             return JSONResponse({"status": "failed", "error": self.failures[record_id]})
