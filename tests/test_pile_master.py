@@ -25,8 +25,6 @@ from basra.rules import make_rules
 from basra.state import DealState, legal_moves, parse_move, play, start_deal
 from tests.test_pisti import layout
 
-needs_fast = pytest.mark.skipif(not fast.available(), reason="numba is a dependency")
-
 
 def places(state: DealState) -> dict[int, str]:
     """Where each card of a deal lies: a hand, the pile, a side's captured cards, or the
@@ -198,7 +196,6 @@ def test_the_pile_rollout_policy_takes_and_does_not_feed_a_pisti() -> None:
     assert all(v < 0 for m, v in takes.items() if not m >> 6)
 
 
-@needs_fast
 def test_the_compiled_pile_policy_values_moves_as_the_python_one() -> None:
     from basra.fast import core, kernels
 
@@ -211,7 +208,6 @@ def test_the_compiled_pile_policy_values_moves_as_the_python_one() -> None:
                     pytest.approx(pile_move_value(state, move)))
 
 
-@needs_fast
 def test_compiled_and_python_searches_rank_an_obvious_pisti_first() -> None:
     from basra.fast.core import observation_search
 
