@@ -62,12 +62,12 @@ ROLLOUT_POLICY = 3
 for a richer floor while the stock lasts (see :func:`basra.fast.kernels.policy_move`).
 With more, :data:`MANY_PLAYERS_POLICY`."""
 MANY_PLAYERS_POLICY = 4
+"""The rollout policy with more than two players: 4, the expert's play. With other seats
+to model beside the next one, the rollouts must play them as players do."""
 PILE_POLICY = 5
 """The rollout policy in the pile games (Pişti, Xeri), whatever the number of players: 5,
 greedy for piles (takes when it can, does not feed a pişti, keeps its Jacks while the
 stock lasts: :func:`basra.fast.kernels.pile_value`)."""
-"""The rollout policy with more than two players: 4, the expert's play. With other seats
-to model beside the next one, the rollouts must play them as players do."""
 ROLLOUT_POLICIES = (1, 3, 4, 5)
 """The rollout policies the compiled search plays (:func:`basra.fast.kernels.policy_move`):
 1 greedy, 3 greedy keeping its sweepers, 4 the expert's play, 5 greedy for piles (the

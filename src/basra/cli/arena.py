@@ -22,7 +22,6 @@ from basra.cli.common import (
     plural,
     print_table,
     progress_bar,
-    refuse_pile_bots,
     resolve_rules,
     rules_options,
 )
@@ -89,7 +88,6 @@ def arena(variant: str | None, players: int | None, rule_items: Sequence[str],
                         f"not {len(given)} ({bots_text!r})")
     parse_bots(bots_text, rules.players, "--bots", rules.sides)  # checks the names
     bot_names = [bot_label(word) for word in given]
-    refuse_pile_bots(rules, bot_names, "--bots")
     if matches < 1:
         raise UserError(f"--matches must be at least 1, not {matches}")
     if jobs is None:

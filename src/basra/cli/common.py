@@ -42,7 +42,6 @@ __all__ = [
     "print_table",
     "progress_bar",
     "read_text",
-    "refuse_pile_bots",
     "resolve_rules",
     "rules_options",
     "score_table",
@@ -424,23 +423,6 @@ def game_title(rules: Rules, variant: str = "") -> str:
     if rules.family in PILE_FAMILIES:
         return "Xeri" if variant == "xeri" else "Pişti"
     return rules.family.capitalize()
-
-
-PILE_BOTS = ("random", "greedy", "expert", "master")
-"""The levels that play the pile games (every one; a ``cmd:`` program is given the pile
-game's observations and plays them)."""
-
-
-def refuse_pile_bots(rules: Rules, bots: Sequence[str], what: str) -> None:
-    """A one-line :class:`UserError` for a level that does not play the pile game of
-    ``rules`` (a ``cmd:`` program plays what it is given)."""
-    if rules.family not in PILE_FAMILIES:
-        return
-    for name in bots:
-        if name not in PILE_BOTS and not name.startswith("cmd:"):
-            levels = f"{', '.join(PILE_BOTS[:-1])} or {PILE_BOTS[-1]}"
-            raise UserError(f"{what}: the {computer_level(name)} bot does not play the pile "
-                            f"game {rules.family} yet: use {levels}")
 
 
 def load_master_search() -> None:

@@ -31,7 +31,6 @@ from basra.cli.common import (
     out,
     parse_bots,
     print_table,
-    refuse_pile_bots,
     resolve_rules,
     rules_options,
     score_table,
@@ -402,7 +401,6 @@ def play(variant: str | None, players: int | None, rule_items: Sequence[str],
         name = guest_name(seat)
     others = [s for s in range(rules.players) if s != seat]
     bot_names = parse_bots(opponents, len(others), "--opponents")
-    refuse_pile_bots(rules, bot_names, "--opponents")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     match = Match(rules, seed, variant=variant_name)

@@ -21,7 +21,6 @@ from basra.cli.common import (
     plural,
     print_table,
     progress_bar,
-    refuse_pile_bots,
     resolve_rules,
     rules_options,
     side_name,
@@ -52,7 +51,6 @@ def simulate(variant: str | None, players: int | None, rule_items: Sequence[str]
     """Play complete matches between computer players and summarise them."""
     name, rules = resolve_rules(variant, players, rule_items, rules_file)
     bot_names = parse_bots(bots_text, rules.players, "--bots", rules.sides)
-    refuse_pile_bots(rules, bot_names, "--bots")
     paths: list[Path] = []
     if records_dir is not None:
         paths = claim_record_paths(records_dir, [f"match-{seed + i}.json" for i in range(matches)])

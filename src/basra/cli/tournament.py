@@ -24,7 +24,6 @@ from basra.cli.common import (
     plural,
     print_table,
     progress_bar,
-    refuse_pile_bots,
     resolve_rules,
     rules_options,
 )
@@ -68,7 +67,6 @@ def tournament(variant: str | None, players: int | None, rule_items: Sequence[st
                         f"({bots_text!r})")
     parse_bots(bots_text, len(given), "--bots")  # checks the names
     bot_names = [bot_label(word) for word in given]
-    refuse_pile_bots(rules, bot_names, "--bots")
     if matches < 1:
         raise UserError(f"--matches must be at least 1, not {matches}")
     if jobs is None:
