@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .cards import CARD_NAMES, JACK, card_names, parse_card, parse_cards
+from .cards import CARD_NAMES, card_names, parse_card, parse_cards
 from .match import Match, Play
 from .rules import PILE_FAMILIES, Rules
 from .state import (
@@ -354,8 +354,7 @@ def observe_state(
             "pile": tuple(-1 if hidden >> c & 1 else c for c in state.laid) if state.floor
             else (),
             "down_count": (hidden & state.floor).bit_count(),
-            "bottom_card": next(
-                (c for c in range(52) if state.exposed >> c & 1 and c >> 2 != JACK), -1),
+            "bottom_card": state.bottom_card,
             "stock_shown": state.exposed & state.stock_mask(),
             "jack_pistis": state.jack_pistis,
             "down_seen": state.down & ~hidden,

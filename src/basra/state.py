@@ -226,6 +226,12 @@ class DealState(NamedTuple):
         """Cards not yet dealt."""
         return sum(hand.bit_count() for later in self.batches for hand in later)
 
+    @property
+    def bottom_card(self) -> int:
+        """Pile games: the stock's shown bottom card (the exposed card that is no Jack),
+        -1 for none."""
+        return next((c for c in range(52) if self.exposed >> c & 1 and c >> 2 != JACK), -1)
+
     def stock_mask(self) -> int:
         """The cards not yet dealt."""
         mask = 0

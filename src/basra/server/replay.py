@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from basra.cards import CARD_NAMES, JACK, card_names
+from basra.cards import CARD_NAMES, card_names
 from basra.record import replay
 from basra.state import DealState, apply, make_move, start_deal
 
@@ -33,8 +33,7 @@ def _pile_frame(state: DealState) -> dict[str, Any]:
     ``down`` the cards of it dealt face down, the stock's shown ``bottom_card`` (or
     None) and each side's ``jack_pistis``."""
     stack = list(state.laid) if state.floor else []
-    bottom = next((card for card in range(52)
-                   if state.exposed >> card & 1 and card >> 2 != JACK), -1)
+    bottom = state.bottom_card
     return {
         "stack": [CARD_NAMES[card] for card in stack],
         "down": [CARD_NAMES[card] for card in stack if state.down >> card & 1],
