@@ -27,7 +27,7 @@ from basra.observe import Observation
 from basra.rules import PILE_FAMILIES
 from basra.state import CLUBS, capture_table
 
-from .pile_expert import pile_move_values
+from .pile_expert import next_reply, pile_move_values
 
 __all__ = ["ExpertBot", "expected_best_reply"]
 
@@ -133,14 +133,7 @@ class ExpertBot:
         clubs = clubs_weight(observation)
         floor = observation.floor
         unseen = [c for c in range(52) if observation.unseen >> c & 1]
-        turns = observation.turns
-        following = turns[observation.seat]
-        my_cards = observation.hand_counts[observation.seat]
-        round_ends = following == turns[observation.dealer] and my_cards == 1
-        if round_ends:
-            reply_hand = rules.hand_size if observation.stock_count else 0
-        else:
-            reply_hand = observation.hand_counts[following]
+        following, reply_hand, _ = next_reply(observation)
         last_play = observation.stock_count == 0 and sum(observation.hand_counts) == 1
         same_side = rules.side_of[following] == observation.side
         late = observation.stock_count == 0

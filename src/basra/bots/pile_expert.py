@@ -135,6 +135,19 @@ def passed_ranks(observation: Observation, seat: int) -> set[int]:
     return ranks
 
 
+def next_reply(observation: Observation) -> tuple[int, int, bool]:
+    """The seat that plays next, the cards it holds for its reply (a fresh hand when this
+    play ends the round and the stock deals again, none when the deal ends) and whether
+    this play ends the round."""
+    turns = observation.turns
+    following = turns[observation.seat]
+    round_ends = (following == turns[observation.dealer]
+                  and observation.hand_counts[observation.seat] == 1)
+    if round_ends:
+        return following, observation.rules.hand_size if observation.stock_count else 0, True
+    return following, observation.hand_counts[following], False
+
+
 def _cards(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
 
@@ -164,14 +177,7 @@ def _heuristic_values(observation: Observation, keep: float) -> list[tuple[int, 
     down_points = (sum(rules.points_of[c] for c in down_cards) / len(down_cards)
                    if down_cards else 0.0)
     pile_points = rules.card_points_of(observation.floor) + observation.down_count * down_points
-    turns = observation.turns
-    following = turns[observation.seat]
-    my_cards = observation.hand_counts[observation.seat]
-    round_ends = following == turns[observation.dealer] and my_cards == 1
-    if round_ends:
-        reply_hand = rules.hand_size if observation.stock_count else 0
-    else:
-        reply_hand = observation.hand_counts[following]
+    following, reply_hand, round_ends = next_reply(observation)
     remaining_plays = sum(observation.hand_counts) + observation.stock_count
     last_play = remaining_plays == 1
     reply_is_last = remaining_plays == 2
