@@ -235,28 +235,6 @@ class Web:
         for client in clients:
             client.sync()
 
-    def play_cards_to_end(self, clients: list[Client]) -> State:
-        """Like :meth:`play_to_end`, each play named by its card alone: a card of a pile
-        game has one outcome, whatever face-down cards it takes."""
-        last_sent = -1
-        while True:
-            self.settle(clients)
-            state = clients[0].state
-            assert state is not None
-            if state["result"] is not None:
-                return state
-            movers = [c for c in clients if c.my_turn() and c.state
-                      and c.state["seq"] > last_sent]
-            if not movers:
-                clients[0].next_state()  # the computer is to play
-                continue
-            mover = movers[0]
-            assert mover.state is not None
-            last_sent = mover.state["seq"]
-            mover.send({"type": "play", "seq": last_sent,
-                        "card": mover.state["legal"][0]["card"]})
-            mover.wait_for(lambda state, sent=last_sent: state["seq"] > sent)  # confirmed
-
     def play_to_end(self, clients: list[Client], plays: int | None = None) -> State:
         """The seats of ``clients`` play their first legal move whenever it is their
         turn (the computer plays the others) until the match ends or ``plays`` plays of

@@ -309,7 +309,7 @@ def test_pile_seeks_are_paired_played_and_rated_in_their_own_pool(
                for s, n in zip(seats, names, strict=True)]
     table = clients[0].state["table"]
     assert table["rated"] is True and table["pool"] == pool
-    end = web.play_cards_to_end(clients)
+    end = web.play_to_end(clients)
     assert sorted(c["seat"] for c in end["rating_changes"]) == [0, 1]
     for name in names:
         profile = web.ok(web.http.get(f"/api/users/{name}"))

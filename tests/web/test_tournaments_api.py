@@ -50,11 +50,9 @@ def wait_for(check: Any, what: str, seconds: float = 30.0) -> Any:
     raise AssertionError(f"waited {seconds} s for {what}")
 
 
-def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str],
-               cards_only: bool = False) -> int:
+def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str]) -> int:
     """Every account with a game in progress it has not played yet plays it to its end
-    (accounts at one table together; ``cards_only``: naming each play by its card, as in a
-    pile game); the number of tables played."""
+    (accounts at one table together); the number of tables played."""
     tables: dict[str, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
     for name, session in sessions.items():
         game = tournament(web, tid, session)["you"]["game"]
@@ -67,21 +65,20 @@ def play_round(web: Any, tid: str, sessions: dict[str, str], seen: set[str],
         if len(seated) < len(people.get(code, ())):
             continue  # read while its seats were being stored: the next look has them all
         clients = [web.connect(code, game["token"], label=name) for name, game in seated]
-        end = web.play_cards_to_end(clients) if cards_only else web.play_to_end(clients)
+        end = web.play_to_end(clients)
         assert end["result"] is not None
         assert end["tournament"] == tid
         seen.add(code)
     return len(tables)
 
 
-def play_out(web: Any, tid: str, sessions: dict[str, str], seconds: float,
-             cards_only: bool = False) -> None:
+def play_out(web: Any, tid: str, sessions: dict[str, str], seconds: float) -> None:
     """The accounts play every game they are paired in until the tournament is over (or
     ``seconds`` have passed)."""
     seen: set[str] = set()
     deadline = time.monotonic() + seconds
     while tournament(web, tid)["status"] != "finished" and time.monotonic() < deadline:
-        if not play_round(web, tid, sessions, seen, cards_only):
+        if not play_round(web, tid, sessions, seen):
             time.sleep(0.05)
 
 
@@ -292,7 +289,7 @@ def test_a_rated_pisti_swiss_is_played_and_rates_in_the_pisti_pool(start_web: An
     for session in sessions.values():
         join(web, tid, session)
     wait_for(lambda: tournament(web, tid)["status"] == "started", "the start")
-    play_out(web, tid, sessions, 180, cards_only=True)
+    play_out(web, tid, sessions, 180)
     view = tournament(web, tid)
     assert view["status"] == "finished"
     assert all(s["games"] + s["results"].count("bye") == 2 for s in view["standings"])
