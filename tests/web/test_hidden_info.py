@@ -144,8 +144,10 @@ def check_piles(deal: dict[str, Any], seat: int | None, state: DealState) -> Non
         assert capture["captured"] and taken <= names(state.piles[side])
 
 
-def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
-    """An all-human table, every seat driven here with random legal moves, plus a watcher."""
+def drive_lockstep(client: TestClient, body: dict[str, Any], seed: int
+                   ) -> tuple[dict[int | None, list[dict[str, Any]]], dict[str, Any]]:
+    """An all-human table, every seat driven here with random legal moves (sent as the
+    page sends them), plus a watcher: each connection's messages, and the record."""
     rng = random.Random(seed)
     created = client.post("/api/tables", json=body).json()
     tokens = {created["seat"]: created["token"]}
@@ -181,6 +183,12 @@ def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
         for sock in sockets.values():
             sock.__exit__(None, None, None)
     record = client.get(f"/api/records/{latest['result']['record_id']}").json()
+    return received, record
+
+
+def play_lockstep(client: TestClient, body: dict[str, Any], seed: int) -> int:
+    """:func:`drive_lockstep`, every message checked: the number checked."""
+    received, record = drive_lockstep(client, body, seed)
     states = positions(record)
     buried = buried_cards(record)
     return sum(check_messages(msgs, seat, states, buried) for seat, msgs in received.items())

@@ -26,7 +26,7 @@ from basra.server import create_app
 from basra.server.replay import replay_frames
 from basra.server.table import ConfigError, TableConfig, variants_listing
 from basra.state import DealState, hidden_down
-from tests.web.test_hidden_info import cards_in, names
+from tests.web.test_hidden_info import cards_in, drive_lockstep, names
 
 PILE_DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts",
                   "stock_count", "pile_counts", "basras", "last_capturer", "pile",
@@ -100,51 +100,6 @@ def check_pile_messages(messages: list[dict[str, Any]], seat: int | None,
     return checked
 
 
-def play_lockstep(client: TestClient, body: dict[str, Any], seed: int
-                  ) -> tuple[dict[int | None, list[dict[str, Any]]], dict[str, Any]]:
-    """An all-human table, every seat driven here with random legal moves, plus a
-    watcher: each connection's messages, and the finished record."""
-    rng = random.Random(seed)
-    created = client.post("/api/tables", json=body).json()
-    assert "code" in created, created
-    tokens = {created["seat"]: created["token"]}
-    for _ in range(body["players"] - 1):
-        joined = client.post(f"/api/tables/{created['code']}/join", json={}).json()
-        tokens[joined["seat"]] = joined["token"]
-    code = created["code"]
-    seats = sorted(tokens)
-    received: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in [*seats, None]}
-    with client.websocket_connect(f"/ws/{code}") as watcher:
-        sockets = {}
-        for seat in seats:
-            sockets[seat] = client.websocket_connect(f"/ws/{code}?token={tokens[seat]}")
-            sockets[seat].__enter__()
-        received[None].append(watcher.receive_json())
-        for index in range(len(seats)):
-            for listener in [None, *seats[: index + 1]]:
-                sock = watcher if listener is None else sockets[listener]
-                received[listener].append(sock.receive_json())
-        latest = received[seats[0]][-1]
-        while latest["result"] is None:
-            to_play = latest["deal"]["to_play"]
-            view = received[to_play][-1]
-            move = rng.choice(view["legal"])
-            assert move["captured"] == [] or move["card"][0] == "J" or (
-                move["card"][0] == view["deal"]["stack"][-1][0]), "a pile game takes the pile"
-            # As the page sends it: the card, and what it takes as this seat sees it.
-            sockets[to_play].send_text(json.dumps(
-                {"type": "play", "seq": view["seq"], "card": move["card"],
-                 "captured": move["captured"]}))
-            for listener in [None, *seats]:
-                sock = watcher if listener is None else sockets[listener]
-                received[listener].append(sock.receive_json())
-            latest = received[seats[0]][-1]
-        for sock in sockets.values():
-            sock.__exit__(None, None, None)
-    record = client.get(f"/api/records/{latest['result']['record_id']}").json()
-    return received, record
-
-
 @pytest.mark.parametrize(("variant", "players", "seed", "rules", "open_stores"), [
     ("pisti", 2, 1, {"target": 40}, False),
     ("pisti", 4, 2, {"target": 40}, True),
@@ -159,7 +114,14 @@ def test_no_message_of_a_pile_match_shows_a_face_down_card(
     with TestClient(app) as client:
         body = {"variant": variant, "players": players, "rules": rules,
                 "seats": [{"kind": "human"}] * players, "open_stores": open_stores}
-        received, record = play_lockstep(client, body, seed)
+        received, record = drive_lockstep(client, body, seed)
+    # A move is a card: what a legal move takes is the pile, taken by its top's rank or a
+    # Jack, or nothing.
+    for messages in received.values():
+        for message in messages:
+            for move in message.get("legal") or []:
+                assert move["captured"] == [] or move["card"][0] == "J" or (
+                    move["card"][0] == message["deal"]["stack"][-1][0]), move
     states = positions(record)
     checked = sum(check_pile_messages(messages, seat, states, open_stores)
                   for seat, messages in received.items())
