@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -454,6 +454,23 @@ def _bits(mask: int) -> npt.NDArray[np.float32]:
     )[:52].astype(np.float32)
 
 
+def _planes(out: npt.NDArray[np.float32], start: int, masks: Sequence[int],
+            first: int) -> None:
+    """``masks`` as 52-card planes from ``start``, the one of ``first`` (this seat or
+    side) first, then on in turn."""
+    count = len(masks)
+    for k in range(count):
+        out[start + 52 * k:start + 52 * (k + 1)] = _bits(masks[(first + k) % count])
+
+
+def _played(view: Observation) -> list[int]:
+    """The cards each seat has played this deal (a mask per seat)."""
+    played = [0] * view.rules.players
+    for made in view.plays:
+        played[made.seat] |= 1 << made.card
+    return played
+
+
 def encode_observation(view: Observation, card: int = -1,
                        taken: int = 0) -> npt.NDArray[np.float32]:
     """The observation tensor of a seat's view (see the module's tables); ``card`` and
@@ -466,15 +483,8 @@ def encode_observation(view: Observation, card: int = -1,
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     out[0:52] = _bits(view.hand)
     out[52:104] = _bits(view.floor)
-    for k in range(sides):
-        start = 104 + 52 * k
-        out[start:start + 52] = _bits(view.piles[(side + k) % sides])
-    played = [0] * players
-    for made in view.plays:
-        played[made.seat] |= 1 << made.card
-    for k in range(players):
-        start = 312 + 52 * k
-        out[start:start + 52] = _bits(played[(seat + k) % players])
+    _planes(out, 104, view.piles, side)
+    _planes(out, 312, _played(view), seat)
     out[520:572] = _bits(view.buried)
     if card >= 0:
         out[572 + card] = 1.0
@@ -511,15 +521,8 @@ def _encode_pile(view: Observation) -> npt.NDArray[np.float32]:
     out[104:156] = _bits(view.floor)
     out[156:208] = _bits(view.down_seen & view.floor)
     out[208:260] = _bits(view.stock_shown)
-    for k in range(sides):
-        start = 260 + 52 * k
-        out[start:start + 52] = _bits(view.piles[(side + k) % sides])
-    played = [0] * players
-    for made in view.plays:
-        played[made.seat] |= 1 << made.card
-    for k in range(players):
-        start = 468 + 52 * k
-        out[start:start + 52] = _bits(played[(seat + k) % players])
+    _planes(out, 260, view.piles, side)
+    _planes(out, 468, _played(view), seat)
     for k in range(players):
         other = (seat + k) % players
         out[676 + k] = view.hand_counts[other] / rules.hand_size

@@ -37,6 +37,7 @@ consistently with what it has seen, for OpenSpiel's ISMCTS.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,7 @@ import pyspiel  # type: ignore[import-not-found]
 from basra.bots.search import sample_state
 from basra.cards import CARD_NAMES, JACK, cards_text
 from basra.match import Match
+from basra.observe import Observation
 from basra.rules import PILE_FAMILIES, Rules, make_rules
 from basra.state import (
     DealState,
@@ -499,16 +501,23 @@ class BasraObserver:
         if table.to_play == player and table.card >= 0:
             parts.append(f"choosing {CARD_NAMES[table.card]} taken "
                          f"{cards_text(table.taken) or '-'}")
+        return "; ".join(parts + self._history(
+            state, view, lambda: cards_text(view.initial_floor) or "-"))
+
+    def _history(self, state: BasraState, view: Observation,
+                 initial: Callable[[], str]) -> list[str]:
+        """The strings' last parts: with perfect recall the deal's ``initial`` floor (in
+        text) and every play, else the captured piles and the last capturer; dealing or
+        not."""
         if self.perfect_recall:
-            parts.append(f"initial {cards_text(view.initial_floor) or '-'}")
-            parts.append("plays " + (" ".join(
-                move_text(p.card | p.captured << 6) for p in view.plays) or "-"))
+            parts = [f"initial {initial()}", "plays " + (" ".join(
+                move_text(p.card | p.captured << 6) for p in view.plays) or "-")]
         else:
-            parts += [f"piles {' | '.join(cards_text(p) or '-' for p in view.piles)}",
-                      f"last capturer {view.last_capturer}"]
+            parts = [f"piles {' | '.join(cards_text(p) or '-' for p in view.piles)}",
+                     f"last capturer {view.last_capturer}"]
         if state._dealing() and not state.over:
             parts.append("dealing")
-        return "; ".join(parts)
+        return parts
 
     def _pile_string(self, state: BasraState, table: Table, player: int) -> str:
         """A pile game's information state or observation, in text: a face-down card
@@ -530,16 +539,8 @@ class BasraObserver:
                  f"captured {' '.join(map(str, view.pile_counts))}",
                  f"pistis {' '.join(map(str, view.basras))} "
                  f"jack {' '.join(map(str, view.jack_pistis))}"]
-        if self.perfect_recall:
-            parts.append(f"initial {pile_text(table.match.deals[-1].layout.floor)}")
-            parts.append("plays " + (" ".join(
-                move_text(p.card | p.captured << 6) for p in view.plays) or "-"))
-        else:
-            parts += [f"piles {' | '.join(cards_text(p) or '-' for p in view.piles)}",
-                      f"last capturer {view.last_capturer}"]
-        if state._dealing() and not state.over:
-            parts.append("dealing")
-        return "; ".join(parts)
+        return "; ".join(parts + self._history(
+            state, view, lambda: pile_text(table.match.deals[-1].layout.floor)))
 
 
 pyspiel.register_game(GAME_TYPE, BasraGame)
