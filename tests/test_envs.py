@@ -237,14 +237,19 @@ def test_openspiel_game_string_and_tensors() -> None:
         pyspiel.load_game("basra(variant=poker)")
 
 
-def test_openspiel_ismcts_plays_a_full_match() -> None:
+@pytest.mark.parametrize(("params", "seed", "least"), [
+    ({"rules": "target:40"}, 7, 11),
+    ({"variant": "pisti", "rules": "target:30"}, 3, 24),
+])
+def test_openspiel_ismcts_plays_a_full_match(params: dict[str, str], seed: int,
+                                             least: int) -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
     from open_spiel.python.algorithms import ismcts, mcts
 
     import basra.envs.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("basra", {"rules": "target:40"})
-    rng = np.random.RandomState(7)
+    game = pyspiel.load_game("basra", params)
+    rng = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(1, rng),
                            uct_c=2.0, max_simulations=8, random_state=rng)
     state = game.new_initial_state()
@@ -260,7 +265,7 @@ def test_openspiel_ismcts_plays_a_full_match() -> None:
             decisions += 1
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
-    assert decisions > 10
+    assert decisions >= least
     assert sorted(state.returns()) == [-1.0, 1.0]
     assert state.table.match.is_over
 

@@ -373,33 +373,6 @@ def test_openspiel_deals_as_the_engine_deals(variant: str, house: dict[str, str]
     assert moved > 0 or not shown
 
 
-def test_openspiel_ismcts_plays_a_whole_pisti_match() -> None:
-    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    import basra.envs.openspiel  # noqa: F401
-
-    game = pyspiel.load_game("basra", {"variant": "pisti", "rules": "target:30"})
-    rng = np.random.RandomState(3)
-    bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(1, rng),
-                           uct_c=2.0, max_simulations=8, random_state=rng)
-    state = game.new_initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probabilities)))
-        elif state.current_player() == 0:
-            action = int(bot.step(state))
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            decisions += 1
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    assert decisions >= 24
-    assert sorted(state.returns()) == [-1.0, 1.0]
-
-
 # Rewards
 
 
