@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
-from tests.support.browsing import TIMEOUT_MS, Opener
+from tests.support.browsing import PHONE, TIMEOUT_MS, VIEWPORT, Opener
 from tests.support.realserver import Server, sqlite_url
 
 CHROMIUM = os.environ.get("BASRA_CHROMIUM", "/usr/bin/chromium")
@@ -94,3 +94,43 @@ def open_page(pages: Opener, server: str) -> OpenPage:
         return pages.page(label, context=context, allow_failed_resource=allow_failed_resource)
 
     return opener
+
+
+Visit = Callable[..., Page]
+
+
+@pytest.fixture
+def visit(pages: Opener, server: str) -> Visit:
+    """A page in a context of its own, in ``language`` (chosen before: the cookie and the
+    browser's memory, as the language menu keeps it), at ``viewport``'s size."""
+
+    def opener(language: str = "en", viewport: ViewportSize = VIEWPORT, *,
+               allow_failed_resource: bool = False) -> Page:
+        phone = viewport == PHONE
+        context = pages.context(base_url=server, viewport=viewport, is_mobile=phone,
+                                has_touch=phone)
+        context.add_cookies([{"name": "basra_lang", "value": language, "url": server}])
+        context.add_init_script(f"try {{ localStorage.setItem('basra.lang', '{language}'); }} "
+                                "catch {}")
+        return pages.page(language, context=context,
+                          allow_failed_resource=allow_failed_resource)
+
+    return opener
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., None]]:
+    """Saves a screenshot named after the test and ``what``."""
+    folder = Path(os.environ.get("BASRA_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    test = request.node.originalname.removeprefix("test_")[:40]
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None:
+        test += f"-{callspec.id}"
+
+    def take(page: Page, what: str, *, full_page: bool = False) -> None:
+        path = folder / f"{test}-{what}.png"
+        page.screenshot(path=path, full_page=full_page)
+        print(f"screenshot {path}")
+
+    yield take

@@ -12,20 +12,18 @@ printed).
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, ViewportSize, expect
+from playwright.sync_api import Page, expect
 
 from basra.i18n import phrase
 from basra.match import Match
 from basra.record import Player, dumps, match_record
 from basra.rules import make_rules
-from tests.support.browsing import PHONE, VIEWPORT, Opener, expect_translated
+from tests.support.browsing import PHONE, expect_translated
 
 pytestmark = pytest.mark.e2e
 
@@ -33,43 +31,6 @@ Visit = Callable[..., Page]
 
 STEPS = ("#first", "#previous", "#counter", "#next", "#last")
 """The replay page's steps, in the order they stand in its row."""
-
-
-@pytest.fixture
-def visit(pages: Opener, server: str) -> Visit:
-    """A page in a context of its own, in ``language`` (chosen before: the cookie and the
-    browser's memory, as the language menu keeps it), at ``viewport``'s size."""
-
-    def opener(language: str = "en", viewport: ViewportSize = VIEWPORT, *,
-               allow_failed_resource: bool = False) -> Page:
-        phone = viewport == PHONE
-        context = pages.context(base_url=server, viewport=viewport, is_mobile=phone,
-                                has_touch=phone)
-        context.add_cookies([{"name": "basra_lang", "value": language, "url": server}])
-        context.add_init_script(f"try {{ localStorage.setItem('basra.lang', '{language}'); }} "
-                                "catch {}")
-        return pages.page(language, context=context,
-                          allow_failed_resource=allow_failed_resource)
-
-    return opener
-
-
-@pytest.fixture
-def shot(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., None]]:
-    """Saves a screenshot named after the test and ``what``."""
-    folder = Path(os.environ.get("BASRA_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    test = request.node.originalname.removeprefix("test_")[:40]
-    callspec = getattr(request.node, "callspec", None)
-    if callspec is not None:
-        test += f"-{callspec.id}"
-
-    def take(page: Page, what: str, *, full_page: bool = False) -> None:
-        path = folder / f"{test}-{what}.png"
-        page.screenshot(path=path, full_page=full_page)
-        print(f"screenshot {path}")
-
-    yield take
 
 
 def worker_ready(page: Page) -> dict[str, Any]:

@@ -14,10 +14,8 @@ that made none is followed by a rematch until one does. Screenshots go to
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -33,7 +31,6 @@ from tests.support.browsing import (
     PHONE,
     TABLE_URL,
     TURN_TIMEOUT_MS,
-    Opener,
     expect_translated,
     tap_sockets,
 )
@@ -75,38 +72,6 @@ NEXT = """() => {
   const pick = (lone && playable.find((b) => rank(b.dataset.card) === rank(top))) || playable[0];
   return ["turn", pick.dataset.card];
 }"""
-
-
-@pytest.fixture
-def visit(pages: Opener, server: str) -> Visit:
-    """A page in a context of its own, in ``language``, at ``viewport``'s size."""
-
-    def opener(language: str, viewport: ViewportSize) -> Page:
-        phone = viewport == PHONE
-        context = pages.context(base_url=server, viewport=viewport, is_mobile=phone,
-                                has_touch=phone)
-        context.add_cookies([{"name": "basra_lang", "value": language, "url": server}])
-        context.add_init_script(f"try {{ localStorage.setItem('basra.lang', '{language}'); }} "
-                                "catch {}")
-        return pages.page(language, context=context)
-
-    return opener
-
-
-@pytest.fixture
-def shot(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., None]]:
-    """Saves a screenshot named after the test and ``what``."""
-    folder = Path(os.environ.get("BASRA_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    test = request.node.originalname.removeprefix("test_")[:32]
-    callspec = getattr(request.node, "callspec", None)
-    if callspec is not None:
-        test += f"-{callspec.id}"
-
-    def take(page: Page, what: str) -> None:
-        page.screenshot(path=folder / f"{test}-{what}.png")
-
-    yield take
 
 
 def new_table(page: Page, language: str, variant: str, players: int, target: int) -> None:
