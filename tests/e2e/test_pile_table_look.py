@@ -189,6 +189,22 @@ def check_banners(page: Page, language: str, variant: str,
         assert f"{before}{name}{after}" in shown, (before, name, after, shown)
 
 
+def play_until_a_pisti(page: Page, language: str, variant: str,
+                       states: list[dict[str, Any]], shot: Callable[..., None],
+                       size: str) -> None:
+    """Plays matches (a rematch after each) until one had a pişti (xeri), at most
+    :data:`MATCHES`; checks the banners of the ones made."""
+    for _match in range(MATCHES):
+        play_match(page, language, variant, shot, size)
+        if piştis(states):
+            break
+        page.locator("#rematch").click()
+        expect(page.get_by_test_id("result")).to_be_hidden()
+    made = piştis(states)
+    assert made, f"no {variant} bonus in {MATCHES} matches"
+    check_banners(page, language, variant, made)
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_a_whole_pisti_match_against_the_computer_in_turkish(
         visit: Visit, shot: Callable[..., None], size: str) -> None:
@@ -200,15 +216,7 @@ def test_a_whole_pisti_match_against_the_computer_in_turkish(
         text("tr", "bottom_card_shown", card="").strip())
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"{size}-start")
-    for _match in range(MATCHES):
-        play_match(page, "tr", "pisti", shot, size)
-        if piştis(states):
-            break
-        page.locator("#rematch").click()
-        expect(page.get_by_test_id("result")).to_be_hidden()
-    made = piştis(states)
-    assert made, f"no pişti in {MATCHES} matches"
-    check_banners(page, "tr", "pisti", made)
+    play_until_a_pisti(page, "tr", "pisti", states, shot, size)
     expect(page.get_by_test_id("result")).to_be_visible()
     expect_translated(page, (NAMES["tr"],))
     shot(page, f"{size}-result")
@@ -224,15 +232,7 @@ def test_a_xeri_table_of_four_in_greek(
     expect(page.locator("html")).to_have_attribute("dir", "ltr")
     assert page.evaluate(SIDEWAYS) <= 0
     shot(page, f"{size}-start")
-    for _match in range(MATCHES):
-        play_match(page, "el", "xeri", shot, size)
-        if piştis(states):
-            break
-        page.locator("#rematch").click()
-        expect(page.get_by_test_id("result")).to_be_hidden()
-    made = piştis(states)
-    assert made, f"no xeri in {MATCHES} matches"
-    check_banners(page, "el", "xeri", made)
+    play_until_a_pisti(page, "el", "xeri", states, shot, size)
     expect_translated(page, (NAMES["el"],))
     shot(page, f"{size}-result")
 
