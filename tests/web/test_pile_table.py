@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from basra.cards import CARD_NAMES, JACK, parse_card
+from basra.cards import CARD_NAMES, JACK
 from basra.match import Match
 from basra.record import Player, match_record
 from basra.rules import make_rules
@@ -26,27 +26,12 @@ from basra.server import create_app
 from basra.server.replay import replay_frames
 from basra.server.table import ConfigError, TableConfig, variants_listing
 from basra.state import DealState, hidden_down
-from tests.web.test_hidden_info import cards_in, drive_lockstep, names
+from tests.web.test_hidden_info import cards_in, drive_lockstep, names, positions
 
 PILE_DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts",
                   "stock_count", "pile_counts", "basras", "last_capturer", "pile",
                   "last_captures", "seats", "buried", "stack", "down_count", "bottom_card",
                   "jack_pistis"}
-
-
-def positions(record: dict[str, Any]) -> list[tuple[int, DealState]]:
-    """(deal number, state) after each play of the match: index = seq."""
-    rules = make_rules(record["variant"], record["rules"]["players"], record["rules"])
-    match = Match(rules, seed=record["seed"], variant=record["variant"])
-    states = [(1, match.state)]
-    for deal in record["deals"]:
-        for play in deal["plays"]:
-            move = parse_card(play["card"])
-            for card in play["captured"]:
-                move |= 1 << (6 + parse_card(card))
-            match.play(move)
-            states.append((len(match.deals), match.state))
-    return states
 
 
 def may_not_see(state: DealState, seat: int | None) -> int:
