@@ -11,11 +11,9 @@ printed).
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -172,24 +170,6 @@ def visit(pages: Opener, server: str) -> Callable[..., Page]:
         return pages.page(label, context=context, allow_failed_resource=allow_failed_resource)
 
     return opener
-
-
-@pytest.fixture
-def shot(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., None]]:
-    """Saves a screenshot named after the test and ``what``."""
-    folder = Path(os.environ.get("BASRA_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    test = request.node.originalname.removeprefix("test_")[:40]
-    view = getattr(request.node, "callspec", None)
-    if view is not None and "view" in view.params:
-        test += f"-{view.params['view'].name}"
-
-    def take(page: Page, what: str, *, full_page: bool = False) -> None:
-        path = folder / f"{test}-{what}.png"
-        page.screenshot(path=path, full_page=full_page)
-        print(f"screenshot {path}")
-
-    yield take
 
 
 def choose_pasur(page: Page, view: View) -> None:
