@@ -13,12 +13,11 @@ import pytest
 from basra import fast
 from basra.bots.master import (
     PILE_POLICY,
-    SOLVE_CARDS,
     MasterBot,
     SearchSettings,
     search_moves,
 )
-from basra.bots.search import pile_move_value, sample_state
+from basra.bots.search import SOLVE_CARDS, pile_move_value, sample_state
 from basra.match import Match
 from basra.observe import Observation, hidden_places, observe, observe_state
 from basra.rules import make_rules

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from basra.bots.search import all_known, solve
+from basra.bots.search import SOLVE_CARDS, all_known, solve
 from basra.bots.simple import GreedyBot
 from basra.match import Match
 from basra.observe import observe
@@ -22,7 +22,6 @@ from basra.server.analysis_api import puzzle_view
 from basra.state import hidden_down, parse_move
 from basra.study.analysis import analyze_match, decision_points, evaluate, notes_for
 from basra.study.puzzles import (
-    MAX_CARDS,
     exact_position,
     explanation_text,
     load_puzzles,
@@ -128,7 +127,7 @@ def test_pile_puzzles_are_proven_by_the_solver(variant: str) -> None:
         state = parse_position(puzzle.position)
         assert state.rules.family == "pisti" and not state.batches
         assert not hidden_down(state, state.to_play)
-        assert sum(h.bit_count() for h in state.hands) <= MAX_CARDS
+        assert sum(h.bit_count() for h in state.hands) <= SOLVE_CARDS
         values = solve(state, state.rules.side_of[state.to_play], puzzle.carry)
         assert max(values, key=values.__getitem__) == parse_move(state, puzzle.solution)
         assert "basra" not in puzzle.explanation and "last batch" in puzzle.tags

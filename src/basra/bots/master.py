@@ -18,9 +18,10 @@ With numba (a dependency of the package) it searches in compiled code
 cannot be imported (or ``BASRA_NO_FAST=1``), it falls back to the pure-Python search of
 the reference core on ``workers`` processes (both cores by default). When every hidden
 card is known (two players, stock empty: the other hand is exactly the unseen cards; in a
-pile game, no face-down card hidden from it) and at most :data:`SOLVE_CARDS` cards are
-left in the hands, it solves the rest of the deal exactly, against the read seat's style
-where the other seat is read (its best replies otherwise).
+pile game, no face-down card hidden from it) and at most
+:data:`~basra.bots.search.SOLVE_CARDS` cards are left in the hands, it solves the rest of
+the deal exactly, against the read seat's style where the other seat is read (its best
+replies otherwise).
 
 In the pile games (Pişti, Xeri) the sampler also deals the face-down cards the seat was
 not shown (in the pile, or captured by the other side) and keeps the cards every seat
@@ -49,10 +50,18 @@ from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState
 
 from .reading import StyleReader, style_moves
-from .search import Policy, all_known, deal_margin, greedy_playout, sample_state, solve
+from .search import (
+    SOLVE_CARDS,
+    Policy,
+    all_known,
+    deal_margin,
+    greedy_playout,
+    sample_state,
+    solve,
+)
 
 __all__ = ["DEFAULT_THINK_MS", "MANY_PLAYERS_POLICY", "PILE_POLICY", "READ_TREE_PLAYERS",
-           "ROLLOUT_POLICIES", "ROLLOUT_POLICY", "SOLVE_CARDS", "MasterBot", "MoveEstimate",
+           "ROLLOUT_POLICIES", "ROLLOUT_POLICY", "MasterBot", "MoveEstimate",
            "SearchSettings", "search_moves", "uses_tree"]
 
 DEFAULT_THINK_MS = 300
@@ -75,11 +84,6 @@ pile games alone)."""
 READ_TREE_PLAYERS = (2,)
 """The numbers of players the master searches with the tree once another seat's style
 is read (:func:`uses_tree`; flat sampling before, and with more players)."""
-SOLVE_CARDS = 8
-"""The most cards left in the hands for which the master solves a fully known last batch
-exactly within its budget (the pure-Python solver takes a second or more on Xeri's twelve,
-up to half a second on nine, 0.1 s on eight); with more it searches as before the last
-batch. Eight is the most a Basra or Pasur last batch holds."""
 MATCH_BONUS = 50.0
 """Points a sample is worth more (less) when its deal ends the match won (lost): near the
 target the master plays for the match, not only for the deal's margin."""

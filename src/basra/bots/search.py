@@ -24,8 +24,14 @@ from basra.state import (
     playing_order,
 )
 
-__all__ = ["PILE_JACK_KEEP", "Policy", "all_known", "deal_margin", "greedy_playout",
-           "pile_move_value", "sample_state", "solve"]
+__all__ = ["PILE_JACK_KEEP", "SOLVE_CARDS", "Policy", "all_known", "deal_margin",
+           "greedy_playout", "pile_move_value", "sample_state", "solve"]
+
+SOLVE_CARDS = 8
+"""The most cards left in the hands for which a fully known position is solved exactly
+(:func:`solve`) where time counts: the pure-Python solver takes a second or more on
+Xeri's twelve, up to half a second on nine, 0.1 s on eight. Eight is the most a Basra or
+Pasur last batch holds."""
 
 PILE_JACK_KEEP = 3.0
 """Pile games: what a Jack is worth kept while more hands are to come (it takes any

@@ -132,12 +132,6 @@ class Evaluation(NamedTuple):
     """Whether every card was known and the values are the exact solver's."""
 
 
-def fully_known(observation: Observation) -> bool:
-    """Whether the seat knows every card: two players, two sides, an empty stock and, in a
-    pile game, no face-down card it was not shown (:func:`basra.bots.search.all_known`)."""
-    return all_known(observation)
-
-
 def _basra_threat(state: DealState, side: int) -> bool:
     """Whether the seat to play in ``state``, of another side than ``side``, holds a move
     that makes a basra now."""
@@ -164,7 +158,7 @@ def evaluate(observation: Observation, *, seconds: float = DEFAULT_THINK_MS / 10
     rng = random.Random(seed)
     side = observation.side
     carry = observation.carry
-    if fully_known(observation):
+    if all_known(observation):
         state = sample_state(observation, rng)  # the only deal consistent with it
         exact = solve(state, side, carry)
         ranked = [MoveValue(m, exact[m], float(_basra_threat(apply(state, m), side)))

@@ -50,7 +50,7 @@ from importlib import resources
 from typing import Any
 
 from basra.bots.expert import ExpertBot
-from basra.bots.search import solve
+from basra.bots.search import SOLVE_CARDS, solve
 from basra.bots.simple import immediate_value
 from basra.match import Match
 from basra.observe import observe_state
@@ -70,7 +70,6 @@ from basra.study.analysis import move_words
 
 __all__ = [
     "FORMAT",
-    "MAX_CARDS",
     "MIN_GAP",
     "Puzzle",
     "PuzzleError",
@@ -94,12 +93,6 @@ MIN_GAP = 4.0
 """Points by which the best move must beat every other move to make a puzzle."""
 
 TAGS = ("basra", "majority", "trap", "last batch")
-
-MAX_CARDS = 8
-"""The most cards left in the hands of a puzzle's position: a whole last batch of Basra or
-Pasur (4 and 4). Xeri's last batch (6 and 6) makes puzzles from its third play on: its
-first positions take the pure-Python solver seconds each, and a person long to read."""
-
 
 class PuzzleError(ValueError):
     """A puzzle that is malformed or whose solution the exact solver does not confirm."""
@@ -400,9 +393,10 @@ def _greedy_move(state: DealState) -> int:
 def make_puzzle(state: DealState, carry: int = 0, *, min_gap: float = MIN_GAP,
                 source: str = "") -> Puzzle | None:
     """The puzzle of a position, or None when it is not one (not exact, more than
-    :data:`MAX_CARDS` cards in the hands, a single move, or no move beats every other by
+    :data:`~basra.bots.search.SOLVE_CARDS` cards in the hands (Xeri's last batch from its
+    third play on), a single move, or no move beats every other by
     ``min_gap`` points)."""
-    if not exact_position(state) or sum(h.bit_count() for h in state.hands) > MAX_CARDS:
+    if not exact_position(state) or sum(h.bit_count() for h in state.hands) > SOLVE_CARDS:
         return None
     moves = legal_moves(state)
     if len(moves) < 2:
