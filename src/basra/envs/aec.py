@@ -19,7 +19,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from basra.cards import cards_text
+from basra.cards import CARD_NAMES, cards_text
 from basra.rules import PILE_FAMILIES, make_rules
 from basra.state import DealState, move_text
 
@@ -44,8 +44,6 @@ def _pile_text(state: DealState) -> str:
     >>> _pile_text(new_deal(make_rules("pisti"), 0, random.Random(1)))
     '[AS] [10C] [7S] 9S'
     """
-    from basra.cards import CARD_NAMES
-
     return " ".join(f"[{CARD_NAMES[c]}]" if state.down >> c & 1 else CARD_NAMES[c]
                     for c in state.laid if state.floor >> c & 1) or "-"
 

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from basra.bots import Bot, close_bot, make_bot
+from basra.cards import CARD_NAMES, cards_text
 from basra.rules import PILE_FAMILIES, make_rules
 
 from .game import (
@@ -179,11 +180,7 @@ class BasraEnv(gym.Env[Observation, np.int64]):
         if self.render_mode != "ansi" or self.table is None:
             return None
         view = self.table.observe(self.seat)
-        from basra.cards import cards_text
-
         if view.pile:
-            from basra.cards import CARD_NAMES
-
             table = "pile: " + " ".join(CARD_NAMES[c] if c >= 0 else "??" for c in view.pile)
         else:
             table = f"{'pile' if view.rules.family in PILE_FAMILIES else 'floor'}: " + (
