@@ -124,11 +124,6 @@ def fast_rules(rules: Rules) -> FastRules:
     return FastRules(rules)
 
 
-def _search_rules(observation: Observation) -> FastRules:
-    """The :class:`FastRules` the compiled search plays an observation with."""
-    return fast_rules(observation.rules)
-
-
 def to_array(state: DealState) -> k.Array:
     """The kernels' flat form of a deal state."""
     st = np.zeros(k.STATE_SIZE, np.int64)
@@ -281,7 +276,7 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     rollouts, and its plays of the batch weigh each sample as that style reads them
     (:func:`basra.fast.kernels.likelihood`, at temperature :data:`STYLE_TAU`).
     """
-    fast = _search_rules(observation)
+    fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     history, held = batch_history(observation)
     policies, models, tau = _seat_models(observation, policy, styles)
@@ -327,7 +322,7 @@ def observation_tree_search(observation: Observation, seconds: float, seed: int,
     of the likeliest deal seen (the others are dealt anew; ``dealt`` counts them all),
     so the tree plans the searching seat's later moves against that seat's real play,
     and a play no deal explains costs it few deals."""
-    fast = _search_rules(observation)
+    fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     moves = np.array(observation.legal_moves, np.int64)
     n = len(moves)
@@ -365,7 +360,7 @@ def play_agreement(observation: Observation, batch: int, seat: int, model: int
     history, held = batch_history(observation, batch)
     mine = history[:, k.H_SEAT] == seat
     out = np.zeros(2, np.int64)
-    fast = _search_rules(observation)
+    fast = fast_rules(observation.rules)
     k.agreement(fast.cfg, fast.cards, np.ascontiguousarray(history[mine]),
                 np.ascontiguousarray(held[mine]), model, out, fast.options, fast.memo)
     return int(out[0]), int(out[1])
@@ -542,7 +537,7 @@ def _search_inputs(observation: Observation) -> tuple[k.Array, k.Array, k.Array,
 
 def sample_observation(observation: Observation, seed: int) -> DealState:
     """One deal the compiled search could sample for an observation (for tests)."""
-    fast = _search_rules(observation)
+    fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
     st = np.zeros(k.STATE_SIZE, np.int64)
     k.sample_into(fast.cfg, base, unseen, counts, order, observation.seat,
