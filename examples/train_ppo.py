@@ -1,6 +1,6 @@
 """Train a small Basra policy with masked PPO, then play it through the bot protocol.
 
-Training needs ``pip install 'basra[train]'`` (Stable-Baselines3's sb3-contrib, with
+Training needs ``pip install 'basra[ppo]'`` (Stable-Baselines3's sb3-contrib, with
 PyTorch); playing needs only numpy, because the trained network is saved as plain arrays
 (``.npz``) and run here without PyTorch, so the bot starts fast:
 
