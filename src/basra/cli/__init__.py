@@ -1,5 +1,5 @@
 """The ``basra`` command: play, simulate, arena, tournament, replay, analyze, puzzles,
-capture, variants, bench, serve, admin, export, backup, restore, bot.
+capture, variants, bench, serve, admin, export, backup, restore, bot, train.
 
 ``common`` holds what the commands share (the group, user errors, the rules options);
 each other module holds one command, which registers itself on the group when imported.
@@ -26,6 +26,7 @@ from basra.cli import (  # noqa: F401
     serve,
     simulate,
     tournament,
+    train,
     variants,
 )
 from basra.cli.common import cli

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -108,7 +109,8 @@ class Network:
 
     def save(self, path: Path) -> None:
         """Write the network to ``path`` (``.npz``)."""
-        np.savez(path, value_scale=np.float32(self.value_scale), **self.arrays)
+        data: dict[str, Any] = {**self.arrays, "value_scale": np.float32(self.value_scale)}
+        np.savez(path, **data)
 
     def check(self) -> None:
         """Raise :class:`WeightsError` unless the arrays fit together."""

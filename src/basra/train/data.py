@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -159,18 +160,21 @@ def _selfplay_deals(rules: Rules, variant: str, seed: int, deals: int,
     return rows.build()
 
 
-def _run(tasks: list[Callable[[], Positions]], jobs: int,
+def _run(tasks: list[tuple[Callable[[], Positions], int]], jobs: int,
          progress: Callable[[int], None]) -> Positions:
+    """The tasks' positions, in task order; ``progress`` gets each task's units (matches,
+    deals) as it ends."""
     parts: list[Positions] = []
     if jobs <= 1:
-        for task in tasks:
+        for task, units in tasks:
             parts.append(task())
-            progress(len(parts[-1]))
+            progress(units)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in pool.map(_call, tasks):
+            for part, (_, units) in zip(pool.map(_call, [t for t, _ in tasks]), tasks,
+                                        strict=True):
                 parts.append(part)
-                progress(len(part))
+                progress(units)
     return Positions.join(parts)
 
 
@@ -186,24 +190,22 @@ def _chunks(total: int, size: int) -> Iterator[int]:
 
 def search_positions(rules: Rules, variant: str, matches: int, samples: int, seed: int,
                      *, explore: float = 0.1, jobs: int = 1,
-                     progress: Callable[[int], None] = lambda rows: None) -> Positions:
-    """The decisions of ``matches`` matches of the master's search (see the module)."""
-    from functools import partial
-
-    tasks: list[Callable[[], Positions]] = [
-        partial(_search_match, rules, variant, seed * 100_003 + k, samples, explore)
+                     progress: Callable[[int], None] = lambda matches: None) -> Positions:
+    """The decisions of ``matches`` matches of the master's search (see the module);
+    ``progress`` is told of each match played."""
+    tasks: list[tuple[Callable[[], Positions], int]] = [
+        (partial(_search_match, rules, variant, seed * 100_003 + k, samples, explore), 1)
         for k in range(matches)]
     return _run(tasks, jobs, progress)
 
 
 def selfplay_positions(rules: Rules, variant: str, deals: int, network: Network,
                        seed: int, *, temperature: float = 1.0, jobs: int = 1,
-                       progress: Callable[[int], None] = lambda rows: None) -> Positions:
-    """The decisions of ``deals`` deals of self-play (see the module)."""
-    from functools import partial
-
-    tasks: list[Callable[[], Positions]] = [
-        partial(_selfplay_deals, rules, variant, seed * 100_003 + k, count, network,
-                temperature)
+                       progress: Callable[[int], None] = lambda deals: None) -> Positions:
+    """The decisions of ``deals`` deals of self-play (see the module); ``progress`` is
+    told of the deals played."""
+    tasks: list[tuple[Callable[[], Positions], int]] = [
+        (partial(_selfplay_deals, rules, variant, seed * 100_003 + k, count, network,
+                 temperature), count)
         for k, count in enumerate(_chunks(deals, 20))]
     return _run(tasks, jobs, progress)
