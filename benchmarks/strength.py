@@ -7,6 +7,7 @@ Usage (from the repository root, with the project installed):
     python benchmarks/strength.py --master-matches 20 --out benchmarks/results/strength.json
     python benchmarks/strength.py --only pisti-master-expert --master-matches 400 \
         --master-samples 1000
+    python benchmarks/strength.py --only neural-expert --matches 400
 
 Each pairing is an arena (``basra.arena.run_arena``): every seed is played once per seat
 rotation, so both bots get the same cards. Results go to ``--out`` as JSON after every
@@ -41,6 +42,18 @@ PAIRINGS: dict[str, dict[str, Any]] = {
                             "target": None, "jobs": 1},
     "xeri-master-expert": {"variant": "xeri", "players": 2, "bots": ["master", "expert"],
                            "target": None, "jobs": 1},
+    "neural-expert": {"variant": "egyptian", "players": 2, "bots": ["neural", "expert"],
+                      "target": 0.75, "jobs": 2},
+    "neural-greedy": {"variant": "egyptian", "players": 2, "bots": ["neural", "greedy"],
+                      "target": None, "jobs": 2},
+    "neural-pair-expert-pair": {"variant": "egyptian", "players": 4,
+                                "bots": ["neural", "expert"], "target": None, "jobs": 2},
+    "pasur-neural-expert": {"variant": "pasur", "players": 2, "bots": ["neural", "expert"],
+                            "target": None, "jobs": 2},
+    "pisti-neural-expert": {"variant": "pisti", "players": 2, "bots": ["neural", "expert"],
+                            "target": None, "jobs": 2},
+    "xeri-neural-expert": {"variant": "xeri", "players": 2, "bots": ["neural", "expert"],
+                           "target": None, "jobs": 2},
 }
 
 
