@@ -56,7 +56,7 @@ def test_network_reads_a_real_position_as_jax_does() -> None:
     view = observe(match, match.state.to_play)
     params = init_params(jax.random.PRNGKey(1), OBSERVATION_SIZE)
     logits, values = heads(params, encode_observation(view)[None],
-                           move_features(view.legal_moves)[None])
+                           move_features(view)[None])
     np_logits, np_values = to_network(params).evaluate(view)
     np.testing.assert_allclose(np_logits, np.asarray(logits[0]), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(np_values, np.asarray(values[0]) * VALUE_SCALE, rtol=1e-4,

@@ -28,7 +28,7 @@ the other the pile games' (:data:`basra.neural.network.NETWORKS`)."""
                    "with the same settings goes on from the last checkpoint.")
 @click.option("--seed", type=Number(0), default=1, show_default=True,
               help="Seed of everything drawn: the same settings give the same weights.")
-@click.option("--matches", type=Number(1), default=800, show_default=True,
+@click.option("--matches", type=Number(1), default=1000, show_default=True,
               help="Matches of the master's search to learn from.")
 @click.option("--samples", type=Number(1), default=800, show_default=True,
               help="Sampled deals of the master's search a move.")

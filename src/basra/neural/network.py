@@ -2,8 +2,19 @@
 
 One network per rule family's tensor (Basra and Pasur share one, the pile games have
 theirs: :data:`NETWORKS`). It reads a seat's observation tensor
-(:mod:`basra.neural.tensor`) and, for each legal move, the move's features (the card
-played and the cards it captures, 52 values each) and gives two heads::
+(:mod:`basra.neural.tensor`) and, for each legal move, the move's features, and gives two
+heads. A move's features (:data:`MOVE_FEATURES` values) are the rules' facts of it, as
+the position after it shows them::
+
+    offset  size  what
+    0       52    the card played (1)
+    52      52    the cards it captures (1 each)
+    104     52    the floor (the pile) after it
+    156     1     the points of the cards it takes / 10
+    157     1     the cards it takes / 10
+    158     1     the points of the bonus it makes (basra, sur, pişti) / 10
+
+and the network::
 
     trunk   h1 = relu(obs · W_obs + move · W_move + b1)     (HIDDEN[0] units)
             h2 = relu(h1 · W2 + b2)                          (HIDDEN[1] units)
@@ -30,8 +41,9 @@ import numpy.typing as npt
 
 from basra.observe import Observation
 from basra.rules import PILE_FAMILIES, Rules
+from basra.state import capture_table
 
-from .tensor import encode_observation, observation_size
+from .tensor import card_bits, encode_observation, observation_size
 
 __all__ = [
     "HIDDEN",
@@ -45,8 +57,8 @@ __all__ = [
     "weights_name",
 ]
 
-MOVE_FEATURES = 104
-"""The features of a move: its card (52 values, one is 1) and the cards it captures (52)."""
+MOVE_FEATURES = 159
+"""The features of a move (see the module)."""
 HIDDEN = (256, 128)
 """The units of the trunk's two layers."""
 PARAMETER_NAMES = ("w_obs", "w_move", "b1", "w2", "b2", "w_policy", "b_policy",
@@ -68,16 +80,23 @@ def weights_name(rules: Rules) -> str:
     return "pile" if rules.family in PILE_FAMILIES else "basra"
 
 
-def move_features(moves: tuple[int, ...] | list[int]) -> Array:
-    """The features of each move (``card | captured << 6``), one row each."""
-    out = np.zeros((len(moves), MOVE_FEATURES), dtype=np.float32)
-    for row, move in enumerate(moves):
-        out[row, move & 63] = 1.0
-        captured = move >> 6
-        while captured:
-            low = captured & -captured
-            out[row, 52 + low.bit_length() - 1] = 1.0
-            captured ^= low
+def move_features(view: Observation) -> Array:
+    """The features of each legal move of a seat's view, one row each (see the module)."""
+    rules = view.rules
+    table = capture_table(rules)
+    floor = view.floor
+    lone = len(view.pile) <= 1  # a pile game's bonus (a pişti) needs a pile of one card
+    out = np.zeros((len(view.legal_moves), MOVE_FEATURES), dtype=np.float32)
+    for row, move in enumerate(view.legal_moves):
+        card, captured = move & 63, move >> 6
+        out[row, card] = 1.0
+        out[row, 52:104] = card_bits(captured)
+        out[row, 104:156] = card_bits(floor & ~captured if captured else floor | 1 << card)
+        if captured:
+            taken = captured | 1 << card
+            out[row, 156] = rules.card_points_of(taken) / 10
+            out[row, 157] = taken.bit_count() / 10
+            out[row, 158] = table.bonus_points(floor, card, captured) * lone / 10
     return out
 
 
@@ -142,7 +161,7 @@ class Network:
             raise WeightsError(f"this network reads {self.observation_size} values; "
                                f"{view.rules.family} positions have "
                                f"{observation_size(view.rules)}")
-        return self.heads(encode_observation(view), move_features(view.legal_moves))
+        return self.heads(encode_observation(view), move_features(view))
 
 
 def weights_path(name: str) -> Path:

@@ -71,6 +71,7 @@ __all__ = [
     "OBSERVATION_SIZE",
     "PILE_OBSERVATION_HIGH",
     "PILE_OBSERVATION_SIZE",
+    "card_bits",
     "encode_observation",
     "observation_high",
     "observation_size",
@@ -107,7 +108,8 @@ def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
     return PILE_OBSERVATION_HIGH if rules.family in PILE_FAMILIES else OBSERVATION_HIGH
 
 
-def _bits(mask: int) -> npt.NDArray[np.float32]:
+def card_bits(mask: int) -> npt.NDArray[np.float32]:
+    """A card set as 52 values, 1 for each card in it."""
     return np.unpackbits(
         np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8), bitorder="little"
     )[:52].astype(np.float32)
@@ -119,7 +121,7 @@ def _planes(out: npt.NDArray[np.float32], start: int, masks: Sequence[int],
     side) first, then on in turn."""
     count = len(masks)
     for k in range(count):
-        out[start + 52 * k:start + 52 * (k + 1)] = _bits(masks[(first + k) % count])
+        out[start + 52 * k:start + 52 * (k + 1)] = card_bits(masks[(first + k) % count])
 
 
 def _played(view: Observation) -> list[int]:
@@ -140,14 +142,14 @@ def encode_observation(view: Observation, card: int = -1,
     players, sides = rules.players, rules.sides
     seat, side = view.seat, view.side
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    out[0:52] = _bits(view.hand)
-    out[52:104] = _bits(view.floor)
+    out[0:52] = card_bits(view.hand)
+    out[52:104] = card_bits(view.floor)
     _planes(out, 104, view.piles, side)
     _planes(out, 312, _played(view), seat)
-    out[520:572] = _bits(view.buried)
+    out[520:572] = card_bits(view.buried)
     if card >= 0:
         out[572 + card] = 1.0
-        out[624:676] = _bits(taken)
+        out[624:676] = card_bits(taken)
     for k in range(players):
         other = (seat + k) % players
         out[676 + k] = view.hand_counts[other] / rules.hand_size
@@ -174,12 +176,12 @@ def _encode_pile(view: Observation) -> npt.NDArray[np.float32]:
     players, sides = rules.players, rules.sides
     seat, side = view.seat, view.side
     out = np.zeros(PILE_OBSERVATION_SIZE, dtype=np.float32)
-    out[0:52] = _bits(view.hand)
+    out[0:52] = card_bits(view.hand)
     if view.pile and view.pile[-1] >= 0:
         out[52 + view.pile[-1]] = 1.0
-    out[104:156] = _bits(view.floor)
-    out[156:208] = _bits(view.down_seen & view.floor)
-    out[208:260] = _bits(view.stock_shown)
+    out[104:156] = card_bits(view.floor)
+    out[156:208] = card_bits(view.down_seen & view.floor)
+    out[208:260] = card_bits(view.stock_shown)
     _planes(out, 260, view.piles, side)
     _planes(out, 468, _played(view), seat)
     for k in range(players):

@@ -17,6 +17,7 @@ ones and their value targets (NaN where a move has none).
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -46,8 +47,8 @@ class Positions:
     """Decisions for training, one row each."""
 
     observations: npt.NDArray[np.float16]
-    moves: npt.NDArray[np.uint8]
-    """Each legal move's features, 0 or 1 (``[rows, MAX_MOVES, MOVE_FEATURES]``)."""
+    moves: npt.NDArray[np.float16]
+    """Each legal move's features (``[rows, MAX_MOVES, MOVE_FEATURES]``)."""
     mask: npt.NDArray[np.bool_]
     values: npt.NDArray[np.float32]
     """Each move's value in points (NaN: no target for that move)."""
@@ -58,7 +59,7 @@ class Positions:
     @classmethod
     def empty(cls, size: int) -> Positions:
         return cls(np.zeros((0, size), np.float16),
-                   np.zeros((0, MAX_MOVES, MOVE_FEATURES), np.uint8),
+                   np.zeros((0, MAX_MOVES, MOVE_FEATURES), np.float16),
                    np.zeros((0, MAX_MOVES), np.bool_), np.zeros((0, MAX_MOVES), np.float32))
 
     @classmethod
@@ -87,14 +88,13 @@ class _Builder:
                               list[float]]] = []
 
     def add(self, view: Observation, values: list[float]) -> None:
-        moves = view.legal_moves[:MAX_MOVES]
-        self.rows.append((encode_observation(view), move_features(moves),
+        self.rows.append((encode_observation(view), move_features(view)[:MAX_MOVES],
                           values[:MAX_MOVES]))
 
     def build(self) -> Positions:
         count = len(self.rows)
         out = Positions(np.zeros((count, self.size), np.float16),
-                        np.zeros((count, MAX_MOVES, MOVE_FEATURES), np.uint8),
+                        np.zeros((count, MAX_MOVES, MOVE_FEATURES), np.float16),
                         np.zeros((count, MAX_MOVES), np.bool_),
                         np.full((count, MAX_MOVES), np.nan, np.float32))
         for row, (tensor, features, values) in enumerate(self.rows):
@@ -170,7 +170,10 @@ def _run(tasks: list[tuple[Callable[[], Positions], int]], jobs: int,
             parts.append(task())
             progress(units)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # forkserver: the training process runs JAX's threads, which a fork would copy
+        # mid-flight
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             for part, (_, units) in zip(pool.map(_call, [t for t, _ in tasks]), tasks,
                                         strict=True):
                 parts.append(part)

@@ -34,7 +34,12 @@ from basra.rules import make_rules
 from .data import Positions, search_positions, selfplay_positions
 from .model import Params, batch_of, from_network, heads, init_params, make_step, to_network
 
-__all__ = ["Reporter", "TrainConfig", "train"]
+__all__ = ["SELFPLAY_TEMPERATURE", "Reporter", "TrainConfig", "train"]
+
+SELFPLAY_TEMPERATURE = 0.5
+"""The temperature self-play samples the policy at (its logits divided by it): sharper
+than the policy, so the deals' margins say what its moves are worth when it plays well,
+with some variety."""
 
 
 class Reporter(Protocol):
@@ -55,7 +60,7 @@ class TrainConfig:
 
     variant: str = "egyptian"
     seed: int = 1
-    matches: int = 800
+    matches: int = 1000
     samples: int = 800
     epochs: int = 12
     rounds: int = 2
@@ -173,7 +178,8 @@ def train(config: TrainConfig, folder: Path, reporter: Reporter) -> Network:
             continue
         own = selfplay_positions(
             rules, config.variant, config.deals, to_network(params),
-            config.seed * 1000 + round_number, jobs=config.jobs,
+            config.seed * 1000 + round_number, temperature=SELFPLAY_TEMPERATURE,
+            jobs=config.jobs,
             progress=reporter.task(f"self-play round {round_number}: deals", config.deals))
         drawn = rng.choice(len(fit_rows), size=min(len(fit_rows), len(own)), replace=False)
         mixed = Positions.join([own, Positions(fit_rows.observations[drawn],
