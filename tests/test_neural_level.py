@@ -189,3 +189,17 @@ def test_analyze_command_with_the_neural_engine(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert "'oracle'" in bad.stderr and "--engine" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_simulate_and_arena_seat_the_neural_level() -> None:
+    simulated = basra("simulate", "--variant", "xeri", "--players", "2", "--matches", "2",
+                      "--seed", "1", "--bots", "neural,greedy", "--json")
+    assert simulated.returncode == 0, simulated.stderr
+    summary = json.loads(simulated.stdout)
+    assert summary["bots"] == ["neural", "greedy"] and summary["unfinished"] == 0
+    arena = basra("arena", "--variant", "egyptian", "--bots", "neural,expert", "--matches",
+                  "2", "--json")
+    assert arena.returncode == 0, arena.stderr
+    assert "neural" in arena.stdout
+    help_text = " ".join(basra("play", "--help").stdout.split())
+    assert "expert, neural, master" in help_text
