@@ -151,7 +151,7 @@ def test_every_level_plays_pasur_and_the_house_variations_legally(
         variant: str, players: int, overrides: dict[str, str]) -> None:
     """A whole match with every level seated: every move goes through the checked play."""
     rules = make_rules(variant, players, overrides)
-    levels = ["master", "expert", "greedy", "random"][:players]
+    levels = ["master", "neural", "expert", "greedy", "random"][:players]
     bots = [make_bot(level, seat, think_ms=5, workers=1) for seat, level in enumerate(levels)]
     match = Match(rules, seed=players)
     while not match.is_over and len(match.deals) < 30:

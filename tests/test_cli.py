@@ -534,7 +534,7 @@ def test_rules_file_that_is_not_text_is_one_line_and_exit_2(tmp_path: Path) -> N
          "error: --server 'localhost:1' is not a URL: expected http://HOST[:PORT] or "
          "https://HOST"),
         (["bot", "connect", "--server", "http://127.0.0.1:9", "--token", "t", "nobot"],
-         "error: unknown bot 'nobot'; the bots are: random, greedy, expert, master, or "
+         "error: unknown bot 'nobot'; the bots are: random, greedy, expert, neural, master, or "
          "cmd:COMMAND"),
     ],
 )

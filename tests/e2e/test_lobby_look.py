@@ -26,7 +26,8 @@ import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 from websockets.sync.client import connect
 
-from basra.i18n import languages
+from basra.bots import BOT_LEVELS
+from basra.i18n import languages, text
 from tests.support.browsing import (
     NEXT_EVENT,
     PHONE,
@@ -573,6 +574,48 @@ def test_the_lobby_columns_use_the_width_and_stack_on_a_phone(
         assert hero["width"] + tables["width"] > 0.85 * width, sections
         assert tables["height"] == pytest.approx(hero["height"], abs=2), sections
     shot(page, "lobby", full_page=True)
+
+
+def test_the_new_table_form_offers_every_level_and_a_neural_table_plays(
+        visit: Visit, view: View, shot: Callable[..., None]) -> None:
+    """Every level, the neural one among them, is offered for a computer seat at a Basra
+    table and at a pile table, named in the page's language; a one-deal table against the
+    neural computer is played to its result."""
+    page = visit()
+    page.goto("/")
+    names = [text(view.language, f"level_{level}") for level in BOT_LEVELS]
+    picker = page.locator("#seat-1-level")
+    for variant in ("pisti", "egyptian"):
+        page.locator("#variant").select_option(variant)
+        assert picker.locator("option").evaluate_all(
+            "options => options.map((o) => o.value)") == list(BOT_LEVELS)
+        assert picker.locator("option").all_inner_texts() == names
+    picker.select_option("neural")
+    expect(picker).to_have_value("neural")
+    picker.scroll_into_view_if_needed()
+    shot(page, "levels")
+    page.locator("#player-name").fill(PLAYER_NAMES[view.language])
+    page.get_by_label(view.text["target"], exact=True).fill("1")  # one deal
+    page.get_by_role("button", name=view.text["create"]).click()
+    page.wait_for_url(TABLE_URL)
+    expect(page.locator(".plate .level-badge")).to_have_text(
+        text(view.language, "level_neural"))
+    for _turn in range(MAX_TURNS):
+        event = page.wait_for_function(NEXT_EVENT, timeout=TURN_TIMEOUT_MS).json_value()
+        if event == "result":
+            break
+        if event == "score":
+            page.locator("#score-continue").click()
+            continue
+        before = page.locator("body").get_attribute("data-seq")
+        page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]').first.click()
+        outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
+                                         timeout=TURN_TIMEOUT_MS).json_value()
+        if outcome == "choose":
+            page.locator("#capture-options button").first.click()
+    else:
+        raise AssertionError(f"no result after {MAX_TURNS} turns")
+    shot(page, "neural-result")
 
 
 TRANSLATION_VIEWS = [VIEWS[1], VIEWS[3], VIEWS[0], View("desktop-fa", VIEWPORT, "fa"),

@@ -218,34 +218,53 @@ def test_no_message_of_a_whole_match_shows_a_hidden_card(
 
 def test_quick_game_against_the_computer_hides_its_hand(tmp_path: Any) -> None:
     app = create_app(f"sqlite:///{tmp_path}/quick.db", bot_delay=0)
-    rng = random.Random(11)
     with TestClient(app) as client:
         quick = client.post("/api/quick", json={"name": "Amira"}).json()
-        mine: list[dict[str, Any]] = []
-        watched: list[dict[str, Any]] = []
-        with client.websocket_connect(f"/ws/{quick['code']}") as watcher, \
-                client.websocket_connect(f"/ws/{quick['code']}?token={quick['token']}") as ws:
-            while True:
-                message = ws.receive_json()
-                mine.append(message)
-                if message["result"] is not None:
-                    break
-                if message["legal"]:
-                    move = rng.choice(message["legal"])
-                    ws.send_text(json.dumps({"type": "play", "seq": message["seq"],
-                                             "card": move["card"],
-                                             "captured": move["captured"]}))
-            while True:
-                message = watcher.receive_json()
-                watched.append(message)
-                if message["result"] is not None:
-                    break
-        record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
+        check_a_match_against_the_computer(client, quick, random.Random(11))
+
+
+def test_the_neural_level_at_a_table_hides_its_hand(tmp_path: Any) -> None:
+    """The neural level (the quick game's computer is the expert) plays a whole match;
+    neither the player nor a watcher is sent a card it has not seen."""
+    app = create_app(f"sqlite:///{tmp_path}/level.db", bot_delay=0)
+    body = {"variant": "egyptian", "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "neural"}]}
+    with TestClient(app) as client:
+        created = client.post("/api/tables", json=body).json()
+        record = check_a_match_against_the_computer(client, created, random.Random(12))
+    assert record["players"][1]["kind"] == "bot"
+
+
+def check_a_match_against_the_computer(client: TestClient, table: dict[str, Any],
+                                       rng: random.Random) -> dict[str, Any]:
+    """Play seat 0 of a table against the computer to the match's end, watched; check
+    every message either got; the record."""
+    mine: list[dict[str, Any]] = []
+    watched: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/{table['code']}") as watcher, \
+            client.websocket_connect(f"/ws/{table['code']}?token={table['token']}") as ws:
+        while True:
+            message = ws.receive_json()
+            mine.append(message)
+            if message["result"] is not None:
+                break
+            if message["legal"]:
+                move = rng.choice(message["legal"])
+                ws.send_text(json.dumps({"type": "play", "seq": message["seq"],
+                                         "card": move["card"],
+                                         "captured": move["captured"]}))
+        while True:
+            message = watcher.receive_json()
+            watched.append(message)
+            if message["result"] is not None:
+                break
+    record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
     states = positions(record)
     buried = buried_cards(record)
     # A match has at least one deal of 48 plays (a strong first deal can end it).
     assert check_messages(mine, 0, states, buried) >= 48
     assert check_messages(watched, None, states, buried) >= 48
+    return record
 
 
 def test_the_checker_catches_a_leak() -> None:

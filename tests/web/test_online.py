@@ -273,7 +273,8 @@ def test_an_unknown_pool_has_no_leaderboard(web: Any) -> None:
     assert response.status_code == 400 and response.json()["code"] == "unknown_pool"
     board = web.ok(web.http.get("/api/leaderboard"))
     assert [row["name"] for row in board["pools"]["egyptian-2"]] == [
-        "Computer (master)", "Computer (expert)", "Computer (greedy)", "Computer (random)"]
+        "Computer (master)", "Computer (neural)", "Computer (expert)", "Computer (greedy)",
+        "Computer (random)"]
 
 
 def test_a_logged_in_player_holds_a_seat_they_join_with_their_account(web: Any) -> None:

@@ -123,7 +123,7 @@ def test_no_message_of_a_pile_match_shows_a_face_down_card(
     assert last["table"]["open_stores"] is open_stores
 
 
-@pytest.mark.parametrize("level", ["random", "greedy"])
+@pytest.mark.parametrize("level", ["random", "greedy", "neural"])
 def test_a_pisti_match_against_the_computer(tmp_path: Any, level: str) -> None:
     """The computer plays the pile game; the player and a watcher see no hidden card."""
     app = create_app(f"sqlite:///{tmp_path}/computer.db", bot_delay=0)

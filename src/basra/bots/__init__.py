@@ -1,7 +1,7 @@
 """Computer players. A bot sees only an :class:`~basra.observe.Observation` and returns
 one of its legal moves; it can never see other hands or the order of the stock.
 
-Levels, weakest first: ``random``, ``greedy``, ``expert``, ``master``. Any program can
+Levels, weakest first: ``random``, ``greedy``, ``expert``, ``neural``, ``master``. Any program can
 play too, through the bot protocol: ``cmd:COMMAND`` (see ``docs/protocol.md``).
 
 >>> from basra.match import Match

@@ -9,8 +9,8 @@ from .simple import GreedyBot, RandomBot
 
 def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 300,
              workers: int | None = None, samples: int | None = None) -> Bot:
-    """A bot by name: a level (``random``, ``greedy``, ``expert``, ``master``) or
-    ``cmd:COMMAND``, an external program speaking the bot protocol.
+    """A bot by name: a level (``random``, ``greedy``, ``expert``, ``neural``, ``master``)
+    or ``cmd:COMMAND``, an external program speaking the bot protocol.
 
     ``think_ms`` is the master's time budget per move; ``workers`` how many processes it
     searches with (both cores by default); ``samples`` a fixed number of samples per
@@ -33,6 +33,10 @@ def make_bot(spec: str, seed: int | None = None, *, think_ms: int = 300,
         from .expert import ExpertBot
 
         return ExpertBot(seed)
+    if name == "neural":
+        from .neural import NeuralBot
+
+        return NeuralBot(seed)
     if name == "master":
         from .master import MasterBot
 

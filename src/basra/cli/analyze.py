@@ -29,6 +29,7 @@ from basra.record import RecordError, loads, replay
 from basra.state import move_text
 from basra.study.analysis import (
     DEFAULT_THINK_MS,
+    ENGINES,
     LABELS,
     LEGEND,
     THRESHOLDS,
@@ -45,6 +46,10 @@ LABEL_STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistak
 @click.argument("file", type=click.Path(path_type=Path), metavar="RECORD")
 @click.option("--seat", "seats", type=Number(0, 3), multiple=True,
               help="Analyse only this seat's decisions (repeatable) [default: every seat].")
+@click.option("--engine", type=click.Choice(ENGINES, case_sensitive=False), default="master",
+              show_default=True,
+              help="What judges the moves: the master's sampled search, or the learned "
+                   "network's value head (instant; no --think-ms, --samples or --jobs).")
 @click.option("--think-ms", type=Number(1), default=DEFAULT_THINK_MS, show_default=True,
               help="Search budget per decision, in milliseconds.")
 @click.option("--samples", type=Number(1),
@@ -61,15 +66,17 @@ LABEL_STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistak
               help="Write the basra-analysis/1 document to this file.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the basra-analysis/1 document instead of tables.")
-def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | None, seed: int,
-            jobs: int, show_all: bool, out_path: Path | None, as_json: bool) -> None:
+def analyze(file: Path, seats: tuple[int, ...], engine: str, think_ms: int,
+            samples: int | None, seed: int, jobs: int, show_all: bool, out_path: Path | None,
+            as_json: bool) -> None:
     """Analyse a finished match: each decision's best move, the points lost and a label.
 
     Every decision is judged from the deciding seat's own view (its hand and what was
     played), never with cards it could not see. Labels by points lost, less one
     standard error of the estimate (so a loss measured with more noise gets the milder
     label): good from 0.5, inaccuracy from 2, mistake from 5, blunder from 10 (see
-    docs/analysis.md).
+    docs/analysis.md). ``--engine neural`` judges with the learned network instead of
+    the search; a deal's end, once every card is known, is solved exactly either way.
     """
     text = read_text(file, "record file")
     try:
@@ -81,7 +88,9 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
     for seat in seats:
         if seat >= players:
             raise UserError(f"--seat must be a seat from 0 to {players - 1}, not {seat}")
-    load_master_search()
+    engine = engine.lower()
+    if engine == "master":
+        load_master_search()
     started = time.perf_counter()
     with progress_bar() as progress:
         task = progress.add_task("decisions", total=None)
@@ -90,10 +99,11 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
             progress.update(task, completed=done, total=total)
 
         decisions = analyze_match(match, seats=seats or None, think_ms=think_ms,
-                                  samples=samples, seed=seed, jobs=jobs, progress=advance)
+                                  samples=samples, seed=seed, jobs=jobs, progress=advance,
+                                  engine=engine)
     seconds = time.perf_counter() - started
     document = analysis_document(record, decisions, think_ms=think_ms, samples=samples,
-                                 seed=seed, source=file.name, seconds=seconds)
+                                 seed=seed, source=file.name, seconds=seconds, engine=engine)
     if out_path is not None:
         out_path.parent.mkdir(parents=True, exist_ok=True)
         out_path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
@@ -112,9 +122,12 @@ def analyze(file: Path, seats: tuple[int, ...], think_ms: int, samples: int | No
         summary.add_row(escape(names[entry["seat"]]), str(entry["decisions"]),
                         "-" if entry["accuracy"] is None else f"{entry['accuracy']:.1f}",
                         *(str(entry["labels"][label]) for label in LABELS))
-    budget = f"{samples} samples" if samples is not None else f"{think_ms} ms"
-    print_table(summary, f"{len(decisions)} decisions analysed in {seconds:.1f} s "
-                         f"({budget} each, {jobs} jobs)")
+    if engine == "neural":
+        how = "by the neural network"
+    else:
+        budget = f"{samples} samples" if samples is not None else f"{think_ms} ms"
+        how = f"({budget} each, {jobs} jobs)"
+    print_table(summary, f"{len(decisions)} decisions analysed in {seconds:.1f} s {how}")
     out.print(LEGEND, soft_wrap=True)
     if out_path is not None:
         out.print(f"Analysis written to {out_path}", soft_wrap=True)
@@ -134,6 +147,14 @@ def move_markup(text: str) -> str:
     return f"{played} takes {cards_markup([parse_card(c) for c in taken.split('+')])}"
 
 
+def _error_text(decision: Decision) -> str:
+    """The ``±`` of a decision's loss: its standard error over the samples, ``exact`` when
+    solved, ``-`` when the network judged it (no error to give)."""
+    if decision.evaluation.exact:
+        return "exact"
+    return "-" if decision.evaluation.samples == 0 else f"{decision.loss_error:.1f}"
+
+
 def _print_decisions(decisions: list[Decision], names: list[str], show_all: bool) -> None:
     table = Table()
     for column in ("deal", "play", "player", "played", "best", "lost", "±", "label"):
@@ -146,7 +167,7 @@ def _print_decisions(decisions: list[Decision], names: list[str], show_all: bool
         style = LABEL_STYLE[d.label]
         table.add_row(str(d.deal), str(d.play), escape(names[d.seat]),
                       move_markup(move_text(d.played)), move_markup(move_text(d.best)),
-                      f"{d.loss:.1f}", f"{d.loss_error:.1f}" if d.loss_error else "exact",
+                      f"{d.loss:.1f}", _error_text(d),
                       f"[{style}]{d.label}[/]")
         notes.extend(f"Deal {d.deal}, play {d.play}, {escape(names[d.seat])}: {escape(note)}"
                      for note in d.notes)

@@ -104,6 +104,7 @@ COMPUTER_RATINGS: dict[str, int] = {
     "random": 1213,
     "greedy": 1573,
     "expert": 1725,
+    "neural": 1780,
     "master": 1836,
 }
 """Display rating of each computer level, the same in every pool. Measured in the
@@ -114,7 +115,9 @@ COMPUTER_RATINGS: dict[str, int] = {
 600 duplicate matches between every two of random, greedy and expert, and the master's
 saved arenas at 1000 ms a move (20 matches each against expert and greedy), fed through
 :func:`rate` from new ratings (docs/strength.md). The master's search needs time: played
-at a few milliseconds a move (``--think-ms 20``) it rates below the expert."""
+at a few milliseconds a move (``--think-ms 20``) it rates below the expert. The neural
+level's figure is its place between the expert and the master until its network's
+matches are fed through the same calibration."""
 
 _MODEL = PlackettLuce(mu=INITIAL_MU, sigma=INITIAL_SIGMA, beta=BETA, tau=TAU)
 

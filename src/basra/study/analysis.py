@@ -8,6 +8,12 @@ points margin to the end of the deal is its value. When every card is known (two
 empty stock) the exact endgame solver gives the true values instead. The analysis never
 looks at hidden cards: it is given observations, never states.
 
+The ``neural`` engine (:data:`ENGINES`) judges with the learned network instead of the
+sampled search: a move's value is the network's value head
+(:meth:`basra.bots.neural.NeuralBot.estimates`), computed at once, in the calling process,
+with no standard error and no basra-risk notes (they need sampled deals). Where every card
+is known the exact solver judges, whatever the engine.
+
 A move's *loss* is the best move's value minus the played move's, in points of margin
 (the side's points minus the mean of the other sides'). Labels, by loss:
 
@@ -62,6 +68,7 @@ from basra.state import (
 __all__ = [
     "ACCURACY_SCALE",
     "DEFAULT_THINK_MS",
+    "ENGINES",
     "FORMAT",
     "LABELS",
     "LEGEND",
@@ -74,6 +81,7 @@ __all__ = [
     "analyze_match",
     "analyze_record",
     "bonus_word",
+    "check_engine",
     "decision_points",
     "evaluate",
     "label_for",
@@ -89,6 +97,10 @@ FORMAT = "basra-analysis/1"
 
 DEFAULT_THINK_MS = 200
 """The default search budget per decision, in milliseconds."""
+
+ENGINES = ("master", "neural")
+"""What judges the moves: the master's sampled search (the default) or the learned
+network's value head."""
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 
@@ -127,7 +139,7 @@ class Evaluation(NamedTuple):
 
     moves: tuple[MoveValue, ...]
     samples: int
-    """Sampled deals the values are means over (1 when exact)."""
+    """Sampled deals the values are means over (1 when exact, 0 by the network)."""
     exact: bool
     """Whether every card was known and the values are the exact solver's."""
 
@@ -145,13 +157,28 @@ def _basra_threat(state: DealState, side: int) -> bool:
     return any(apply(state, move).basras[other] > before for move in legal_moves(state))
 
 
+def check_engine(engine: str) -> str:
+    """``engine`` if it is one of :data:`ENGINES`, else a :class:`ValueError` naming it.
+
+    >>> check_engine("neural")
+    'neural'
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown analysis engine {engine!r}; the engines are: "
+                         f"{', '.join(ENGINES)}")
+    return engine
+
+
 def evaluate(observation: Observation, *, seconds: float = DEFAULT_THINK_MS / 1000,
-             samples: int | None = None, seed: int = 0) -> Evaluation:
+             samples: int | None = None, seed: int = 0,
+             engine: str = "master") -> Evaluation:
     """Evaluate every legal move of the seat to play from its observation.
 
-    Samples for ``seconds``, or exactly ``samples`` deals when given (reproducible); when
-    every card is known, solves exactly.
+    Samples for ``seconds``, or exactly ``samples`` deals when given (reproducible); with
+    the ``neural`` engine, asks the network instead; when every card is known, solves
+    exactly.
     """
+    check_engine(engine)
     moves = observation.legal_moves
     if not moves:
         raise ValueError(f"seat {observation.seat} has no move to play in this observation")
@@ -164,6 +191,8 @@ def evaluate(observation: Observation, *, seconds: float = DEFAULT_THINK_MS / 10
         ranked = [MoveValue(m, exact[m], float(_basra_threat(apply(state, m), side)))
                   for m in moves]
         return Evaluation(tuple(sorted(ranked, key=lambda v: -v.value)), 1, True)
+    if engine == "neural":
+        return _network_evaluation(observation)
     values: list[list[float]] = [[] for _ in moves]
     threats = [0] * len(moves)
     deadline = time.perf_counter() + seconds
@@ -182,6 +211,14 @@ def evaluate(observation: Observation, *, seconds: float = DEFAULT_THINK_MS / 10
     ranked = [MoveValue(m, means[i], threats[i] / done, _loss_error(values[top], values[i]))
               for i, m in enumerate(moves)]
     return Evaluation(tuple(sorted(ranked, key=lambda v: -v.value)), done, False)
+
+
+def _network_evaluation(observation: Observation) -> Evaluation:
+    """Every legal move valued by the shipped network's value head, best first."""
+    from basra.bots.neural import NeuralBot
+
+    estimates = NeuralBot().estimates(observation)
+    return Evaluation(tuple(MoveValue(e.move, e.value, 0.0) for e in estimates), 0, False)
 
 
 def _loss_error(best: list[float], other: list[float]) -> float:
@@ -370,8 +407,10 @@ def _as_seen(view: Observation, move: int) -> int:
 
 
 def _evaluate_job(observation: Observation, seconds: float, samples: int | None,
-                  seed: int, played: int) -> tuple[Evaluation, list[dict[str, Any]]]:
-    evaluation = evaluate(observation, seconds=seconds, samples=samples, seed=seed)
+                  seed: int, played: int, engine: str = "master"
+                  ) -> tuple[Evaluation, list[dict[str, Any]]]:
+    evaluation = evaluate(observation, seconds=seconds, samples=samples, seed=seed,
+                          engine=engine)
     return evaluation, note_facts(observation, evaluation, played)
 
 
@@ -391,11 +430,14 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
                   think_ms: int = DEFAULT_THINK_MS, samples: int | None = None,
                   seed: int = 0, jobs: int = 1,
                   progress: Callable[[int, int], None] | None = None,
-                  max_decisions: int | None = None) -> list[Decision]:
+                  max_decisions: int | None = None,
+                  engine: str = "master") -> list[Decision]:
     """Analyse every decision of a replayed match (of ``seats``, all by default), on
     ``jobs`` processes; ``progress(done, total)`` is called as decisions finish. With
     ``max_decisions``, a longer match has only that many of its decisions analysed,
-    spread evenly through it (see :func:`spread`)."""
+    spread evenly through it (see :func:`spread`). ``engine`` judges the moves
+    (:data:`ENGINES`); the ``neural`` one needs no workers and ignores ``jobs``."""
+    check_engine(engine)
     points = list(decision_points(match, seats))
     points = [points[i] for i in spread(len(points), max_decisions)]
     total = len(points)
@@ -404,9 +446,9 @@ def analyze_match(match: Match, *, seats: Sequence[int] | None = None,
     results: list[tuple[Evaluation, list[dict[str, Any]]] | None] = [None] * total
     if progress is not None:
         progress(0, total)
-    if jobs <= 1 or total <= 1:
+    if jobs <= 1 or total <= 1 or engine == "neural":
         for i, (_, _, view, move) in enumerate(points):
-            results[i] = _evaluate_job(view, seconds, samples, seeds[i], move)
+            results[i] = _evaluate_job(view, seconds, samples, seeds[i], move, engine)
             if progress is not None:
                 progress(i + 1, total)
     else:
@@ -470,9 +512,11 @@ def analysis_document(record: dict[str, Any], decisions: Sequence[Decision], *,
                       think_ms: int = DEFAULT_THINK_MS, samples: int | None = None,
                       seed: int = 0, source: str | None = None,
                       seconds: float | None = None,
-                      decisions_in_match: int | None = None) -> dict[str, Any]:
+                      decisions_in_match: int | None = None,
+                      engine: str = "master") -> dict[str, Any]:
     """The ``basra-analysis/1`` document of a record's analysis (see docs/analysis.md);
-    ``decisions_in_match``, when more than were analysed, is said in ``sampled``."""
+    ``decisions_in_match``, when more than were analysed, is said in ``sampled``;
+    ``engine`` is the one that judged the moves."""
     from basra.rules import Rules
 
     rules = Rules.from_dict(record["rules"])
@@ -487,6 +531,7 @@ def analysis_document(record: dict[str, Any], decisions: Sequence[Decision], *,
         "format": FORMAT,
         "record": link,
         "settings": {
+            "engine": check_engine(engine),
             "think_ms": think_ms, "samples": samples, "seed": seed,
             "thresholds": dict(zip(LABELS[1:], THRESHOLDS, strict=True)),
             "accuracy_scale": ACCURACY_SCALE,

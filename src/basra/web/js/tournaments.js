@@ -33,7 +33,7 @@ const CONTROLS = {
 let listing = null;
 let failed = null;
 let variants = [];
-let levels = ["random", "greedy", "expert", "master"];
+let levels = ["random", "greedy", "expert", "neural", "master"];
 const errors = new Map(); // field -> [key, params]
 let formError = null; // [key, params] or { text }
 
