@@ -529,12 +529,12 @@ def test_rules_file_that_is_not_text_is_one_line_and_exit_2(tmp_path: Path) -> N
         (["capture", "--card", "7H"], "error: missing option '--floor'"),
         (["fly"], "error: no such command 'fly'; the commands are: admin, analyze, arena, "
                   "backup, bench, bot, capture, export, play, puzzles, replay, restore, "
-                  "serve, simulate, tournament, variants"),
+                  "serve, simulate, tournament, train, variants"),
         (["bot", "connect", "--server", "localhost:1", "--token", "t", "greedy"],
          "error: --server 'localhost:1' is not a URL: expected http://HOST[:PORT] or "
          "https://HOST"),
         (["bot", "connect", "--server", "http://127.0.0.1:9", "--token", "t", "nobot"],
-         "error: unknown bot 'nobot'; the bots are: random, greedy, expert, neural, master, or "
+         "error: unknown bot 'nobot'; the bots are: random, greedy, neural, expert, master, or "
          "cmd:COMMAND"),
     ],
 )

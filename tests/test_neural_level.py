@@ -54,8 +54,8 @@ def neural_match(variant: str, players: int, seed: int, deals: int = 2) -> Match
     return match
 
 
-def test_neural_is_a_level_between_the_expert_and_the_master() -> None:
-    assert BOT_LEVELS.index("expert") < BOT_LEVELS.index("neural") < BOT_LEVELS.index("master")
+def test_neural_is_a_level_between_greedy_and_the_expert() -> None:
+    assert BOT_LEVELS.index("greedy") < BOT_LEVELS.index("neural") < BOT_LEVELS.index("expert")
     bot = make_bot(" Neural ", 3)
     assert isinstance(bot, NeuralBot) and bot.name == "neural"
 
@@ -202,4 +202,4 @@ def test_simulate_and_arena_seat_the_neural_level() -> None:
     assert arena.returncode == 0, arena.stderr
     assert "neural" in arena.stdout
     help_text = " ".join(basra("play", "--help").stdout.split())
-    assert "expert, neural, master" in help_text
+    assert "greedy, neural, expert, master" in help_text

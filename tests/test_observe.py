@@ -23,7 +23,7 @@ from basra.observe import Observation, observe
 from basra.rules import PRESETS, Rules, make_rules
 from basra.state import Layout, legal_moves, make_move, move_text
 
-BOTS = ("random", "greedy", "expert", "neural", "master")
+BOTS = ("random", "greedy", "neural", "expert", "master")
 """The bot levels every fairness and legality test runs."""
 
 

@@ -129,3 +129,15 @@ def test_a_file_for_out_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert f"--out: Directory '{path}' is a file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_without_the_train_extra_it_says_what_to_install(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['jax'] = None; sys.modules['optax'] = None\n"
+            "from basra.cli import main\n"
+            f"main(['train', '--out', {str(tmp_path / 'run')!r}])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert "training needs JAX and Optax: pip install 'basra[train]'" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "run").exists()

@@ -83,7 +83,7 @@ def test_variants_lists_every_preset_with_its_player_counts(web: Any) -> None:
 def test_options_lists_the_levels_and_every_rule_option(web: Any) -> None:
     options = web.ok(web.http.get("/api/options"))
     assert options["levels"] == list(BOT_LEVELS)
-    assert options["levels"] == ["random", "greedy", "expert", "neural", "master"]
+    assert options["levels"] == ["random", "greedy", "neural", "expert", "master"]
     assert set(options["options"]) == set(option_names())
     assert options["ranges"]["target"] == [1, 10000]
     assert set(options["ranges"]) <= set(option_names())

@@ -273,7 +273,7 @@ def test_an_unknown_pool_has_no_leaderboard(web: Any) -> None:
     assert response.status_code == 400 and response.json()["code"] == "unknown_pool"
     board = web.ok(web.http.get("/api/leaderboard"))
     assert [row["name"] for row in board["pools"]["egyptian-2"]] == [
-        "Computer (master)", "Computer (neural)", "Computer (expert)", "Computer (greedy)",
+        "Computer (master)", "Computer (expert)", "Computer (neural)", "Computer (greedy)",
         "Computer (random)"]
 
 

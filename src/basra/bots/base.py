@@ -7,7 +7,7 @@ from typing import Protocol
 
 from basra.observe import Observation
 
-BOT_LEVELS = ("random", "greedy", "expert", "neural", "master")
+BOT_LEVELS = ("random", "greedy", "neural", "expert", "master")
 """The built-in levels, weakest first."""
 
 

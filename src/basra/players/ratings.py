@@ -103,8 +103,8 @@ COMPUTER_SIGMA = 2.0
 COMPUTER_RATINGS: dict[str, int] = {
     "random": 1213,
     "greedy": 1573,
+    "neural": 1698,
     "expert": 1725,
-    "neural": 1780,
     "master": 1836,
 }
 """Display rating of each computer level, the same in every pool. Measured in the
@@ -116,8 +116,10 @@ COMPUTER_RATINGS: dict[str, int] = {
 saved arenas at 1000 ms a move (20 matches each against expert and greedy), fed through
 :func:`rate` from new ratings (docs/strength.md). The master's search needs time: played
 at a few milliseconds a move (``--think-ms 20``) it rates below the expert. The neural
-level's figure is its place between the expert and the master until its network's
-matches are fed through the same calibration."""
+level came later: it is placed 27 below the expert, as that calibration run with it
+(2026-11-29: 600 matches against each other level) rates it (1647 against the
+expert's 1674, the others moving by about as much), so that the other levels' figures
+stay as players know them."""
 
 _MODEL = PlackettLuce(mu=INITIAL_MU, sigma=INITIAL_SIGMA, beta=BETA, tau=TAU)
 

@@ -2,7 +2,7 @@
 
 Two rules keep computer moves from starving the tables of people:
 
-- **Quick levels** (random, greedy, expert, neural) think on the event loop, but one at a time,
+- **Quick levels** (random, greedy, neural, expert) think on the event loop, but one at a time,
   from a first-come first-served queue, and the queue gives the loop back after every
   :data:`SLICE_SECONDS` of thinking: every socket is served between two slices, however
   many tables wait for the computer.

@@ -24,7 +24,7 @@ const PILE_OPTIONS = ["pisti_points", "jack_pisti_points", "jack_pisti", "last_p
 const FLOOR_OPTIONS = ["bury", "floor_redeal", "sums", "optional_capture", "seven_diamonds", "basra", "jack_basra", "last_play_basra", "last_batch_basra", "basra_cancel", "basra_points", "clubs_points", "clubs_min"];
 
 let variants = [];
-let levels = ["random", "greedy", "expert", "neural", "master"];
+let levels = ["random", "greedy", "neural", "expert", "master"];
 let specs = []; // the rule options the form offers (not players: its own select)
 let shownDefaults = null; // name -> normalized value the controls were last set to
 let tables = [];

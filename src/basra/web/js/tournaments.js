@@ -33,7 +33,7 @@ const CONTROLS = {
 let listing = null;
 let failed = null;
 let variants = [];
-let levels = ["random", "greedy", "expert", "neural", "master"];
+let levels = ["random", "greedy", "neural", "expert", "master"];
 const errors = new Map(); // field -> [key, params]
 let formError = null; // [key, params] or { text }
 
