@@ -54,6 +54,8 @@ PAIRINGS: dict[str, dict[str, Any]] = {
                             "target": None, "jobs": 2},
     "xeri-neural-expert": {"variant": "xeri", "players": 2, "bots": ["neural", "expert"],
                            "target": None, "jobs": 2},
+    "pisti-neural-greedy": {"variant": "pisti", "players": 2, "bots": ["neural", "greedy"],
+                            "target": None, "jobs": 2},
 }
 
 
