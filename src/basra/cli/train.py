@@ -12,16 +12,16 @@ import click
 from basra.cli.common import Number, UserError, cli, err, out, progress_bar
 from basra.rules import make_rules
 
-TRAIN_VARIANTS = ("egyptian", "pisti")
-"""The presets a network is trained on: one network reads Basra's and Pasur's tensor,
-the other the pile games' (:data:`basra.neural.network.NETWORKS`)."""
+TRAIN_VARIANTS = ("egyptian", "pasur", "pisti")
+"""The presets the shipped networks are trained on, one a family
+(:data:`basra.neural.network.NETWORKS`)."""
 
 
 @cli.command()
 @click.option("--variant", type=click.Choice(TRAIN_VARIANTS), default="egyptian",
               show_default=True,
-              help="The preset whose games it learns from: egyptian for the Basra network "
-                   "(Basra's presets and Pasur), pisti for the pile games' network.")
+              help="The preset whose games it learns from: egyptian for Basra's network "
+                   "(every Basra preset), pasur for Pasur's, pisti for the pile games'.")
 @click.option("--out", "folder", type=click.Path(file_okay=False, path_type=Path),
               required=True,
               help="The run's folder: its checkpoints, and network.npz at the end. A rerun "

@@ -1,10 +1,9 @@
 """The learned evaluator's network, played in numpy: no training library is needed.
 
-One network per rule family's tensor (Basra and Pasur share one, the pile games have
-theirs: :data:`NETWORKS`). It reads a seat's observation tensor
-(:mod:`basra.neural.tensor`) and, for each legal move, the move's features, and gives two
-heads. A move's features (:data:`MOVE_FEATURES` values) are the rules' facts of it, as
-the position after it shows them::
+One network per rule family (Pişti and Xeri share one: :data:`NETWORKS`). It reads a
+seat's observation tensor (:mod:`basra.neural.tensor`) and, for each legal move, the
+move's features, and gives two heads. A move's features (:data:`MOVE_FEATURES` values)
+are the rules' facts of it, as the position after it shows them::
 
     offset  size  what
     0       52    the card played (1)
@@ -64,9 +63,9 @@ HIDDEN = (256, 128)
 PARAMETER_NAMES = ("w_obs", "w_move", "b1", "w2", "b2", "w_policy", "b_policy",
                    "w_value", "b_value")
 """The arrays of a network, in a weights file under these names."""
-NETWORKS = ("basra", "pile")
-"""The shipped networks: ``basra`` for Basra's presets and Pasur, ``pile`` for Pişti and
-Xeri (:func:`weights_name`)."""
+NETWORKS = ("basra", "pasur", "pile")
+"""The shipped networks: ``basra`` for Basra's presets, ``pasur`` for Pasur, ``pile`` for
+Pişti and Xeri (:func:`weights_name`)."""
 
 Array = npt.NDArray[np.float32]
 
@@ -76,8 +75,11 @@ class WeightsError(ValueError):
 
 
 def weights_name(rules: Rules) -> str:
-    """The shipped network that plays under ``rules``: ``pile`` or ``basra``."""
-    return "pile" if rules.family in PILE_FAMILIES else "basra"
+    """The shipped network that plays under ``rules``: one per family (the pile games
+    share one)."""
+    if rules.family in PILE_FAMILIES:
+        return "pile"
+    return "pasur" if rules.family == "pasur" else "basra"
 
 
 def move_features(view: Observation) -> Array:
