@@ -31,13 +31,13 @@ from basra.i18n import languages, text
 from tests.support.browsing import (
     NEXT_EVENT,
     PHONE,
-    PLAYED_OR_CHOOSING,
     TABLE_URL,
     TURN_TIMEOUT_MS,
     VIEWPORT,
     Opener,
     expect_translated,
     open_menu,
+    play_first_card,
 )
 from tests.support.realserver import Server, sqlite_url
 
@@ -293,12 +293,7 @@ def play_to_the_result(page: Page, *, check: Callable[[str], None]) -> None:
         if "turn" not in checked and page.locator("body").get_attribute("data-seq") != "0":
             checked.add("turn")
             check("turn")
-        before = page.locator("body").get_attribute("data-seq")
-        page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]').first.click()
-        outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
-                                         timeout=TURN_TIMEOUT_MS).json_value()
-        if outcome == "choose":
-            page.locator("#capture-options button").first.click()
+        before = play_first_card(page)
         page.wait_for_function("before => document.body.dataset.seq !== String(before)",
                                arg=before, timeout=TURN_TIMEOUT_MS)
     pytest.fail(f"no result after {MAX_TURNS} turns")
@@ -607,12 +602,7 @@ def test_the_new_table_form_offers_every_level_and_a_neural_table_plays(
         if event == "score":
             page.locator("#score-continue").click()
             continue
-        before = page.locator("body").get_attribute("data-seq")
-        page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]').first.click()
-        outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
-                                         timeout=TURN_TIMEOUT_MS).json_value()
-        if outcome == "choose":
-            page.locator("#capture-options button").first.click()
+        play_first_card(page)
     else:
         raise AssertionError(f"no result after {MAX_TURNS} turns")
     shot(page, "neural-result")

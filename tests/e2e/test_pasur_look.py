@@ -27,12 +27,12 @@ from tests.support.browsing import (
     HUMAN,
     NEXT_EVENT,
     PHONE,
-    PLAYED_OR_CHOOSING,
     TABLE_URL,
     TURN_TIMEOUT_MS,
     VIEWPORT,
     Opener,
     expect_translated,
+    play_first_card,
     tap_sockets,
 )
 from tests.support.realserver import Server, sqlite_url
@@ -322,12 +322,7 @@ def test_a_pasur_table_from_the_lobby_to_its_result(
             checked.add("turn")
             expect_translated(page, allowed)
             shot(page, "table")
-        before = page.locator("body").get_attribute("data-seq")
-        page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]').first.click()
-        outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
-                                         timeout=TURN_TIMEOUT_MS).json_value()
-        if outcome == "choose":
-            page.locator("#capture-options button").first.click()
+        before = play_first_card(page)
         page.wait_for_function("before => document.body.dataset.seq !== String(before)",
                                arg=before, timeout=TURN_TIMEOUT_MS)
         # Read in one step: the computer's next play may replace the line at any moment.

@@ -75,6 +75,20 @@ PLAYED_OR_CHOOSING = """before => {
 """Whether a page shows a later seq than ``before`` ("played") or asks which capture
 ("choose")."""
 
+
+
+def play_first_card(page: Page) -> str | None:
+    """Play the first card the page's hand may play (and its first capture, when it asks
+    which); wait until the play is sent back. The page's seq before it."""
+    before = page.locator("body").get_attribute("data-seq")
+    page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]').first.click()
+    outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
+                                     timeout=TURN_TIMEOUT_MS).json_value()
+    if outcome == "choose":
+        page.locator("#capture-options button").first.click()
+    return before
+
+
 MAX_TURNS = 400
 """More turns of all the players together than a match to 101 takes."""
 

@@ -235,14 +235,15 @@ def test_the_neural_level_at_a_table_hides_its_hand(tmp_path: Any) -> None:
     assert record["players"][1]["kind"] == "bot"
 
 
-def check_a_match_against_the_computer(client: TestClient, table: dict[str, Any],
-                                       rng: random.Random) -> dict[str, Any]:
-    """Play seat 0 of a table against the computer to the match's end, watched; check
-    every message either got; the record."""
+def play_against_the_computer(client: TestClient, code: str, token: str,
+                              rng: random.Random) -> tuple[list[dict[str, Any]],
+                                                           list[dict[str, Any]]]:
+    """Play seat 0 of a table against the computer, a random legal move at a time, to the
+    match's end, with a watcher: every message the seat and the watcher got."""
     mine: list[dict[str, Any]] = []
     watched: list[dict[str, Any]] = []
-    with client.websocket_connect(f"/ws/{table['code']}") as watcher, \
-            client.websocket_connect(f"/ws/{table['code']}?token={table['token']}") as ws:
+    with client.websocket_connect(f"/ws/{code}") as watcher, \
+            client.websocket_connect(f"/ws/{code}?token={token}") as ws:
         while True:
             message = ws.receive_json()
             mine.append(message)
@@ -250,14 +251,23 @@ def check_a_match_against_the_computer(client: TestClient, table: dict[str, Any]
                 break
             if message["legal"]:
                 move = rng.choice(message["legal"])
-                ws.send_text(json.dumps({"type": "play", "seq": message["seq"],
-                                         "card": move["card"],
-                                         "captured": move["captured"]}))
+                play = {"type": "play", "seq": message["seq"], "card": move["card"]}
+                if "captured" in move:
+                    play["captured"] = move["captured"]
+                ws.send_text(json.dumps(play))
         while True:
             message = watcher.receive_json()
             watched.append(message)
             if message["result"] is not None:
                 break
+    return mine, watched
+
+
+def check_a_match_against_the_computer(client: TestClient, table: dict[str, Any],
+                                       rng: random.Random) -> dict[str, Any]:
+    """Play seat 0 of a table against the computer to the match's end, watched; check
+    every message either got; the record."""
+    mine, watched = play_against_the_computer(client, table["code"], table["token"], rng)
     record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
     states = positions(record)
     buried = buried_cards(record)

@@ -26,7 +26,13 @@ from basra.server import create_app
 from basra.server.replay import replay_frames
 from basra.server.table import ConfigError, TableConfig, variants_listing
 from basra.state import DealState, hidden_down
-from tests.web.test_hidden_info import cards_in, drive_lockstep, names, positions
+from tests.web.test_hidden_info import (
+    cards_in,
+    drive_lockstep,
+    names,
+    play_against_the_computer,
+    positions,
+)
 
 PILE_DEAL_KEYS = {"number", "dealer", "to_play", "hand", "floor", "hand_counts",
                   "stock_count", "pile_counts", "basras", "last_capturer", "pile",
@@ -132,25 +138,8 @@ def test_a_pisti_match_against_the_computer(tmp_path: Any, level: str) -> None:
             "seats": [{"kind": "human"}, {"kind": "bot", "level": level}]}
     with TestClient(app) as client:
         created = client.post("/api/tables", json=body).json()
-        code = created["code"]
-        mine: list[dict[str, Any]] = []
-        watched: list[dict[str, Any]] = []
-        with client.websocket_connect(f"/ws/{code}") as watcher, \
-                client.websocket_connect(f"/ws/{code}?token={created['token']}") as ws:
-            while True:
-                message = ws.receive_json()
-                mine.append(message)
-                if message["result"] is not None:
-                    break
-                if message["legal"]:
-                    move = rng.choice(message["legal"])
-                    ws.send_text(json.dumps({"type": "play", "seq": message["seq"],
-                                             "card": move["card"]}))
-            while True:
-                message = watcher.receive_json()
-                watched.append(message)
-                if message["result"] is not None:
-                    break
+        mine, watched = play_against_the_computer(client, created["code"],
+                                                  created["token"], rng)
         record = client.get(f"/api/records/{mine[-1]['result']['record_id']}").json()
     states = positions(record)
     assert check_pile_messages(mine, 0, states, False) >= 48
