@@ -99,11 +99,17 @@ def check_centre(page: Page, language: str, states: list[dict[str, Any]], down: 
                  bottom: bool) -> None:
     """On the player's first turn: the pile drawn as the server sent it (its count, its
     face-down cards as backs, its top card face up), the first pile as the game deals it
-    (four cards, ``down`` of them face down), the stock's bottom card shown or not, and
-    the captured cards closed."""
+    (four cards, ``down`` of them face down but the Jacks turned up), the stock's bottom
+    card shown or not, and the captured cards closed."""
     page.wait_for_function(f"() => ({NEXT})()[0] === 'turn'", timeout=TURN_TIMEOUT_MS)
     first = next(state["deal"] for state in states if state.get("deal"))
-    assert len(first["stack"]) == 4 and first["down_count"] == down, first
+    # A Jack turned up from the top of a pile with face-down cards goes under it face up
+    # (spec 9.3.5): one fewer face-down card for each of the Jacks at its bottom.
+    below = first["stack"][:-1]
+    turned = next((k for k, card in enumerate(below) if card is None or card[0] != "J"),
+                  len(below)) if down else 0
+    assert len(first["stack"]) == 4 and first["down_count"] + turned == down, first
+    assert first["stack"].count(None) == first["down_count"], first
     deal = states[-1]["deal"]
     stack = page.get_by_test_id("pile-stack")
     if not deal["stack"]:  # the computer took the pile: an empty centre, said so
