@@ -57,12 +57,6 @@ class Positions:
         return len(self.observations)
 
     @classmethod
-    def empty(cls, size: int) -> Positions:
-        return cls(np.zeros((0, size), np.float16),
-                   np.zeros((0, MAX_MOVES, MOVE_FEATURES), np.float16),
-                   np.zeros((0, MAX_MOVES), np.bool_), np.zeros((0, MAX_MOVES), np.float32))
-
-    @classmethod
     def join(cls, parts: list[Positions]) -> Positions:
         return cls(np.concatenate([p.observations for p in parts]),
                    np.concatenate([p.moves for p in parts]),

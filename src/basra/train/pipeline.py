@@ -32,7 +32,16 @@ from basra.neural.tensor import observation_size
 from basra.rules import make_rules
 
 from .data import Positions, search_positions, selfplay_positions
-from .model import Params, batch_of, from_network, heads, init_params, make_step, to_network
+from .model import (
+    VALUE_SCALE,
+    Params,
+    batch_of,
+    from_network,
+    heads,
+    init_params,
+    make_step,
+    to_network,
+)
 
 __all__ = ["SELFPLAY_TEMPERATURE", "Reporter", "TrainConfig", "train"]
 
@@ -107,7 +116,7 @@ def _measure(params: Params, positions: Positions) -> tuple[float, float]:
         observations, features, mask, targets = batch_of(positions, rows, moves)
         logits, values = heads(params, observations, features)
         logits_np = np.where(np.asarray(mask), np.asarray(logits), -np.inf)
-        values_np = np.asarray(values) * 10.0
+        values_np = np.asarray(values) * VALUE_SCALE
         targets_np = np.asarray(targets)
         known = np.asarray(mask) & ~np.isnan(targets_np)
         errors.extend(np.abs(values_np - targets_np)[known].tolist())
