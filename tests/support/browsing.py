@@ -75,18 +75,21 @@ PLAYED_OR_CHOOSING = """before => {
 """Whether a page shows a later seq than ``before`` ("played") or asks which capture
 ("choose")."""
 
+SEQ_MOVED = "before => document.body.dataset.seq !== String(before)"
+"""Whether a page shows a later seq than ``before``."""
 
 
-def play_first_card(page: Page) -> str | None:
+
+def play_first_card(page: Page) -> None:
     """Play the first card the page's hand may play (and its first capture, when it asks
-    which); wait until the play is sent back. The page's seq before it."""
+    which); wait until the play is sent back."""
     before = page.locator("body").get_attribute("data-seq")
     page.locator('[data-testid=hand] button[data-card][aria-disabled="false"]').first.click()
     outcome = page.wait_for_function(PLAYED_OR_CHOOSING, arg=before,
                                      timeout=TURN_TIMEOUT_MS).json_value()
     if outcome == "choose":
         page.locator("#capture-options button").first.click()
-    return before
+        page.wait_for_function(SEQ_MOVED, arg=before, timeout=TURN_TIMEOUT_MS)
 
 
 MAX_TURNS = 400
