@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from basra.bots.neural import NeuralBot
 from basra.cli import cli
 from basra.match import Match
+from basra.neural.belief import Belief
 from basra.neural.network import MOVE_FEATURES, Network, move_features
 from basra.neural.tensor import (
     OBSERVATION_SIZE,
@@ -28,7 +29,7 @@ from basra.train.data import MAX_MOVES, search_positions, selfplay_positions
 from basra.train.model import VALUE_SCALE, heads, init_params, to_network
 
 TINY = ("--matches", "1", "--samples", "10", "--epochs", "1", "--rounds", "1",
-        "--deals", "4", "--jobs", "1")
+        "--deals", "4", "--belief-matches", "2", "--jobs", "1")
 
 
 def run(*args: str) -> Result:
@@ -94,8 +95,11 @@ def test_tiny_training_run_gives_a_network_that_plays(tmp_path: Path) -> None:
     result = run("train", "--out", str(tmp_path / "run"), *TINY)
     assert result.exit_code == 0, result.output
     network = Network.from_file(tmp_path / "run" / "network.npz")
-    for name in ("search.npz", "imitation.npz", "round-1.npz", "config.json"):
+    for name in ("search.npz", "imitation.npz", "round-1.npz", "config.json",
+                 "beliefs.npz", "beliefs-held.npz"):
         assert (tmp_path / "run" / name).exists()
+    assert "belief: cross-entropy" in result.output
+    Belief.from_file(tmp_path / "run" / "belief.npz")
     rules = make_rules("egyptian")
     match = Match(rules, 2)
     bot = NeuralBot(1, network=network)
@@ -114,6 +118,10 @@ def test_same_seed_same_weights_and_a_rerun_goes_on(tmp_path: Path) -> None:
     b = Network.from_file(second / "network.npz")
     for name, array in a.arrays.items():
         np.testing.assert_array_equal(array, b.arrays[name])
+    belief_a = Belief.from_file(first / "belief.npz")
+    belief_b = Belief.from_file(second / "belief.npz")
+    for name, array in belief_a.arrays.items():
+        np.testing.assert_array_equal(array, belief_b.arrays[name])
     stamp = (first / "search.npz").stat().st_mtime_ns
     again = run("train", "--out", str(first), "--seed", "3", *TINY)
     assert again.exit_code == 0

@@ -45,6 +45,7 @@ from functools import partial
 from typing import NamedTuple
 
 from basra import fast
+from basra.neural.belief import belief_odds
 from basra.observe import Observation, observe_state
 from basra.rules import PILE_FAMILIES, Rules
 from basra.state import DealState
@@ -147,6 +148,10 @@ class SearchSettings:
     greedily plays so in the compiled search's rollouts (and, two players, in its tree:
     :func:`uses_tree`), its plays of the batch weigh the samples, and the exact solve of
     a deal's last batch meets it with its style's moves."""
+    belief: bool = True
+    """Weigh the flat search's sampled deals by the learned belief over the other seat's
+    hand (two-player Basra: :mod:`basra.neural.belief`): a card its plays of the batch
+    passed over when it would have taken more is likelier elsewhere."""
     compiled: bool = True
     """Search in compiled code when numba is there; False: the reference core's search
     (:func:`search_moves`: greedy rollouts, deal margins, no pruning), as the master
@@ -194,9 +199,11 @@ def _search(observation: Observation, seconds: float, seed: int, samples: int | 
                                             match_bonus=settings.match_bonus,
                                             styles=styles)
         else:
+            belief = belief_odds(observation) if settings.belief else None
             stats = observation_search(observation, seconds, seed, samples,
                                        policy=policy, prune=settings.prune,
-                                       match_bonus=settings.match_bonus, styles=styles)
+                                       match_bonus=settings.match_bonus, styles=styles,
+                                       belief=belief)
         return list(zip(stats.sums, stats.weights, stats.visits, strict=True))
     return [(total, float(count), count)
             for total, count in search_moves(observation, seconds, seed, samples)]

@@ -38,20 +38,24 @@ TRAIN_VARIANTS = ("egyptian", "pasur", "pisti")
               help="Rounds of self-play after the imitation.")
 @click.option("--deals", type=Number(1), default=3000, show_default=True,
               help="Deals of self-play a round.")
+@click.option("--belief-matches", type=Number(0), default=1600, show_default=True,
+              help="Matches of the master's search the master's belief learns from "
+                   "(two-player Basra; 0: no belief).")
 @click.option("--jobs", "-j", type=Number(1), default=2, show_default=True,
               help="Processes that play the matches and deals.")
 @click.option("--ship", is_flag=True,
               help="Also write the network into the package's weights (for a checkout).")
 def train(variant: str, folder: Path, seed: int, matches: int, samples: int, epochs: int,
-          rounds: int, deals: int, jobs: int, ship: bool) -> None:
-    """Train the network of the neural level: imitate the master's search, then improve
-    by self-play (docs/neural.md)."""
+          rounds: int, deals: int, belief_matches: int, jobs: int, ship: bool) -> None:
+    """Train the network of the neural level (imitate the master's search, then improve
+    by self-play) and the master's belief over the hidden cards (docs/neural.md)."""
     try:
-        from basra.train.pipeline import TrainConfig
+        from basra.train.pipeline import BeliefConfig, TrainConfig, train_belief
         from basra.train.pipeline import train as run_training
     except ImportError as error:
         raise UserError(f"training needs JAX and Optax: pip install 'basra[train]' "
                         f"({error})") from None
+    from basra.neural.belief import belief_path
     from basra.neural.network import weights_name, weights_path
 
     config = TrainConfig(variant=variant, seed=seed, matches=matches, samples=samples,
@@ -68,9 +72,19 @@ def train(variant: str, folder: Path, seed: int, matches: int, samples: int, epo
                 progress.console.print(text)
 
         run_training(config, folder, Bars())
+        belief = None
+        if belief_matches:
+            belief = train_belief(BeliefConfig(variant=variant, seed=seed,
+                                               matches=belief_matches, jobs=jobs),
+                                  folder, Bars())
     result = folder / "network.npz"
     out.print(f"network: {result} ({time.perf_counter() - started:.0f} s)")
+    if belief is not None:
+        out.print(f"belief: {folder / 'belief.npz'}")
     if ship:
         target = weights_path(weights_name(make_rules(variant)))
         shutil.copyfile(result, target)
         err.print(f"shipped as {target}")
+        if belief is not None:
+            shutil.copyfile(folder / "belief.npz", belief_path())
+            err.print(f"shipped as {belief_path()}")

@@ -225,7 +225,7 @@ def compile_kernels() -> float:
              np.array([1, 0], np.int64), 0, 0, 0, moves, np.ones(len(moves), np.bool_), 1,
              np.ones(4, np.int64), np.array([1], np.uint64), np.zeros((4, len(moves))),
              np.zeros(len(moves), np.int64), np.zeros(4, np.int64), 101, 1.0, history,
-             np.zeros(1, np.int64), np.ones(4, np.int64), 1.0)
+             np.zeros(1, np.int64), np.ones(4, np.int64), 1.0, np.zeros((4, 52)))
     k.agreement(fast.cfg, fast.cards, history, np.array([1 << (moves[0] & 63)], np.int64),
                 4, np.zeros(2, np.int64), fast.options, fast.memo)
     tree = np.empty((k.TREE_ROWS, len(moves) + 2), np.int64)
@@ -259,7 +259,8 @@ class SearchStats(NamedTuple):
 def observation_search(observation: Observation, seconds: float, seed: int,
                        samples: int | None = None, policy: int = 1,
                        prune: bool = True, match_bonus: float = 0.0,
-                       styles: Sequence[int | None] = ()) -> SearchStats:
+                       styles: Sequence[int | None] = (),
+                       belief: k.FloatArray | None = None) -> SearchStats:
     """Determinized search of an observation's legal moves in compiled code.
 
     Each sample deals the unseen cards at random (keeping every count the seat knows),
@@ -275,6 +276,8 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     :class:`basra.bots.reading.StyleReader`), or None: such a seat plays its style in the
     rollouts, and its plays of the batch weigh each sample as that style reads them
     (:func:`basra.fast.kernels.likelihood`, at temperature :data:`STYLE_TAU`).
+    ``belief``: per seat and card, the log-odds that the seat holds the card (a learned
+    belief, :mod:`basra.neural.belief`): each sample weighs the odds of its hands.
     """
     fast = fast_rules(observation.rules)
     base, unseen, counts, order = _search_inputs(observation)
@@ -289,11 +292,12 @@ def observation_search(observation: Observation, seconds: float, seed: int,
     side = observation.side
     carry = observation.carry
     totals = _match_totals(observation)
+    odds = np.zeros((0, 52)) if belief is None else belief
 
     def run(chunk: int) -> None:
         k.search(fast.cfg, fast.cards, base, unseen, counts, order, observation.seat, side,
                  carry, moves, active, chunk, policies, rng, stats, visits, totals,
-                 observation.target, match_bonus, history, held, models, tau)
+                 observation.target, match_bonus, history, held, models, tau, odds)
 
     def between(done: int) -> None:
         if prune and done >= 24 and active.sum() > 1:

@@ -1669,7 +1669,7 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
            candidates: Array, active: BoolArray, samples: int, policies: Array,
            rng: UArray, stats: FloatArray, visits: Array, totals: Array, target: int,
            match_bonus: float, history: Array, held: Array, models: Array,
-           tau: float) -> None:
+           tau: float, belief: FloatArray) -> None:
     """Determinized search: ``samples`` times, deal the unseen cards at random, play each
     active candidate move on that same deal, finish with each seat's rollout policy
     (``policies``) and add the value to the move's statistics (common random numbers across
@@ -1679,7 +1679,9 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
     A sample's value is :func:`sample_value` (the deal's gain in lead over the best other
     side from the match ``totals``, and the ``match_bonus`` when it ends the match). With
     ``tau`` > 0 a sample weighs what the plays of this batch of the seats with a model
-    (``models``) say of their hands (:func:`likelihood`); else 1."""
+    (``models``) say of their hands (:func:`likelihood`); else 1. A ``belief`` of four rows
+    (a learned log-odds per seat and card of holding it) weighs it further by the odds of
+    the hands it deals (:func:`belief_weight`)."""
     sample = np.zeros(STATE_SIZE, np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     replies = np.empty(MAX_MOVES, np.int64)
@@ -1696,6 +1698,8 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
         if tau > 0 and history.shape[0]:
             weight = likelihood(cfg, cards, sample, history, held, models, tau, replies,
                                 worth, scratch, context, options, memo)
+        if belief.shape[0]:
+            weight *= belief_weight(cfg, sample, seat, belief)
         state = rng[0]
         for i in range(candidates.shape[0]):
             if not active[i]:
@@ -1714,6 +1718,22 @@ def search(cfg: Array, cards: Array, base: Array, unseen: Array,
             visits[i] += 1
         rng[0] = state
         next_random(rng)
+
+
+@njit(cache=True)
+def belief_weight(cfg: Array, st: Array, seat: int, belief: FloatArray) -> float:
+    """The odds of the other seats' hands in ``st`` under ``belief`` (per seat and card,
+    the log-odds of that seat holding that card): the exponential of their sum."""
+    total = 0.0
+    for s in range(cfg[C_PLAYERS]):
+        if s == seat:
+            continue
+        hand = st[S_HANDS + s]
+        while hand:
+            card = low_index(hand)
+            total += belief[s, card]
+            hand &= hand - 1
+    return float(np.exp(total))
 
 
 ENVELOPE_DEALS = 64

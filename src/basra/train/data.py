@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -31,12 +32,16 @@ import numpy.typing as npt
 from basra.bots.master import SearchSettings
 from basra.fast.core import observation_search
 from basra.match import Match
+from basra.neural.belief import CARD_FEATURES, batch_plays, card_features
 from basra.neural.network import MOVE_FEATURES, Network, move_features
 from basra.neural.tensor import encode_observation, observation_size
-from basra.observe import Observation, observe
+from basra.observe import Observation, hidden_places, observe
 from basra.rules import Rules
 
-__all__ = ["MAX_MOVES", "Positions", "search_positions", "selfplay_positions"]
+__all__ = ["MAX_MOVES", "Beliefs", "Positions", "belief_positions", "search_positions",
+           "selfplay_positions"]
+
+Rows = TypeVar("Rows")
 
 MAX_MOVES = 16
 """The most legal moves of a position kept (the first ones, in ``legal_moves`` order)."""
@@ -73,6 +78,38 @@ class Positions:
             return cls(data["observations"], data["moves"], data["mask"], data["values"])
 
 
+@dataclass
+class Beliefs:
+    """Rows for the belief (:mod:`basra.neural.belief`), one per unseen card of a
+    decision: its features, whether the other seat held it, and the chance it would
+    have if every unseen card were alike (the other hand's size / the unseen cards)."""
+
+    features: npt.NDArray[np.float32]
+    held: npt.NDArray[np.bool_]
+    chance: npt.NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    @classmethod
+    def join(cls, parts: list[Beliefs]) -> Beliefs:
+        if not parts:
+            return cls(np.zeros((0, CARD_FEATURES), np.float32), np.zeros(0, np.bool_),
+                       np.zeros(0, np.float32))
+        return cls(np.concatenate([p.features for p in parts]),
+                   np.concatenate([p.held for p in parts]),
+                   np.concatenate([p.chance for p in parts]))
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, features=self.features, held=self.held,
+                            chance=self.chance)
+
+    @classmethod
+    def load(cls, path: Path) -> Beliefs:
+        with np.load(path) as data:
+            return cls(data["features"], data["held"], data["chance"])
+
+
 class _Builder:
     """Rows appended one decision at a time."""
 
@@ -100,13 +137,13 @@ class _Builder:
         return out
 
 
-def _search_match(rules: Rules, variant: str, seed: int, samples: int,
-                  explore: float) -> Positions:
-    """One match of the master's flat search against itself, every decision kept."""
+def _searched_decisions(rules: Rules, variant: str, seed: int, samples: int,
+                        explore: float) -> Iterator[tuple[Match, Observation, list[float]]]:
+    """One match of the master's flat search against itself: each decision of more than
+    one move (the match, the view, every move's searched value) before it is played."""
     rng = random.Random(seed)
     policy = SearchSettings().rollout_policy(rules)
     match = Match(rules, seed, variant=variant)
-    rows = _Builder(observation_size(rules))
     while not match.is_over and len(match.deals) < 40:
         view = observe(match, match.state.to_play)
         moves = view.legal_moves
@@ -116,11 +153,44 @@ def _search_match(rules: Rules, variant: str, seed: int, samples: int,
         stats = observation_search(view, 0.0, rng.getrandbits(32), samples, policy=policy,
                                    prune=False)
         values = [s / w for s, w in zip(stats.sums, stats.weights, strict=True)]
-        rows.add(view, values)
+        yield match, view, values
         best = max(range(len(moves)), key=values.__getitem__)
         match.play(moves[rng.randrange(len(moves))] if rng.random() < explore
                    else moves[best])
+
+
+def _search_match(rules: Rules, variant: str, seed: int, samples: int,
+                  explore: float) -> Positions:
+    """One match of the master's flat search against itself, every decision kept."""
+    rows = _Builder(observation_size(rules))
+    for _match, view, values in _searched_decisions(rules, variant, seed, samples, explore):
+        rows.add(view, values)
     return rows.build()
+
+
+def _belief_match(rules: Rules, variant: str, seed: int, samples: int,
+                  explore: float) -> Beliefs:
+    """One match of the master's flat search against itself: at each decision after the
+    other seat's first play of a batch, every unseen card's features and whether that
+    seat held it."""
+    features: list[npt.NDArray[np.float32]] = []
+    held: list[npt.NDArray[np.bool_]] = []
+    sizes: list[npt.NDArray[np.float32]] = []
+    for match, view, _values in _searched_decisions(rules, variant, seed, samples,
+                                                    explore):
+        other = 1 - view.seat
+        unseen_mask = hidden_places(view).unseen
+        unseen = [card for card in range(52) if unseen_mask >> card & 1]
+        if not view.hand_counts[other] or not unseen or not batch_plays(view):
+            continue
+        hand = match.state.hands[other]
+        features.append(card_features(view, unseen))
+        held.append(np.array([hand >> card & 1 for card in unseen], np.bool_))
+        sizes.append(np.full(len(unseen), view.hand_counts[other] / len(unseen),
+                             np.float32))
+    if not features:
+        return Beliefs.join([])
+    return Beliefs(np.concatenate(features), np.concatenate(held), np.concatenate(sizes))
 
 
 def _selfplay_deals(rules: Rules, variant: str, seed: int, deals: int,
@@ -154,11 +224,11 @@ def _selfplay_deals(rules: Rules, variant: str, seed: int, deals: int,
     return rows.build()
 
 
-def _run(tasks: list[tuple[Callable[[], Positions], int]], jobs: int,
-         progress: Callable[[int], None]) -> Positions:
+def _run(tasks: list[tuple[Callable[[], Rows], int]], jobs: int,
+         progress: Callable[[int], None]) -> list[Rows]:
     """The tasks' positions, in task order; ``progress`` gets each task's units (matches,
     deals) as it ends."""
-    parts: list[Positions] = []
+    parts: list[Rows] = []
     if jobs <= 1:
         for task, units in tasks:
             parts.append(task())
@@ -172,10 +242,10 @@ def _run(tasks: list[tuple[Callable[[], Positions], int]], jobs: int,
                                         strict=True):
                 parts.append(part)
                 progress(units)
-    return Positions.join(parts)
+    return parts
 
 
-def _call(task: Callable[[], Positions]) -> Positions:
+def _call(task: Callable[[], Rows]) -> Rows:
     return task()
 
 
@@ -193,7 +263,7 @@ def search_positions(rules: Rules, variant: str, matches: int, samples: int, see
     tasks: list[tuple[Callable[[], Positions], int]] = [
         (partial(_search_match, rules, variant, seed * 100_003 + k, samples, explore), 1)
         for k in range(matches)]
-    return _run(tasks, jobs, progress)
+    return Positions.join(_run(tasks, jobs, progress))
 
 
 def selfplay_positions(rules: Rules, variant: str, deals: int, network: Network,
@@ -205,4 +275,15 @@ def selfplay_positions(rules: Rules, variant: str, deals: int, network: Network,
         (partial(_selfplay_deals, rules, variant, seed * 100_003 + k, count, network,
                  temperature), count)
         for k, count in enumerate(_chunks(deals, 20))]
-    return _run(tasks, jobs, progress)
+    return Positions.join(_run(tasks, jobs, progress))
+
+
+def belief_positions(rules: Rules, variant: str, matches: int, samples: int, seed: int,
+                     *, explore: float = 0.1, jobs: int = 1,
+                     progress: Callable[[int], None] = lambda matches: None) -> Beliefs:
+    """The belief's rows from ``matches`` matches of the master's search (two players):
+    see :class:`Beliefs`; ``progress`` is told of each match played."""
+    tasks: list[tuple[Callable[[], Beliefs], int]] = [
+        (partial(_belief_match, rules, variant, seed * 100_003 + k, samples, explore), 1)
+        for k in range(matches)]
+    return Beliefs.join(_run(tasks, jobs, progress))

@@ -12,6 +12,12 @@ last one):
 4. ``network.npz``: the last of them, the file the package ships
    (``src/basra/neural/weights/``).
 
+Then, for two-player Basra (:func:`basra.neural.belief.applies`), the master's belief
+(:func:`train_belief`): ``beliefs.npz`` and ``beliefs-held.npz``, the rows of
+``belief_matches`` matches of the master's search and of a tenth as many more held out
+to measure (:func:`basra.train.data.belief_positions`), and ``belief.npz``, the belief
+fitted to them (the file the package ships beside the networks).
+
 Everything is drawn from ``seed``: the same settings give the same weights.
 """
 
@@ -27,11 +33,13 @@ import jax
 import numpy as np
 import optax  # type: ignore[import-untyped]
 
+from basra.neural.belief import Belief, applies
 from basra.neural.network import Network
 from basra.neural.tensor import observation_size
 from basra.rules import make_rules
 
-from .data import Positions, search_positions, selfplay_positions
+from .belief import even_loss, fit_belief, measure_belief, to_belief
+from .data import Beliefs, Positions, belief_positions, search_positions, selfplay_positions
 from .model import (
     VALUE_SCALE,
     Params,
@@ -43,12 +51,19 @@ from .model import (
     to_network,
 )
 
-__all__ = ["SELFPLAY_TEMPERATURE", "Reporter", "TrainConfig", "train"]
+__all__ = ["BELIEF_EPOCHS", "BELIEF_SAMPLES", "SELFPLAY_TEMPERATURE", "BeliefConfig",
+           "Reporter", "TrainConfig", "train", "train_belief"]
 
 SELFPLAY_TEMPERATURE = 0.5
 """The temperature self-play samples the policy at (its logits divided by it): sharper
 than the policy, so the deals' margins say what its moves are worth when it plays well,
 with some variety."""
+
+
+BELIEF_SAMPLES = 300
+"""Sampled deals a move of the search whose matches the belief learns from."""
+BELIEF_EPOCHS = 4
+"""Passes of the belief's fit over its rows."""
 
 
 class Reporter(Protocol):
@@ -83,6 +98,16 @@ class TrainConfig:
         """The settings the search positions depend on."""
         return {"variant": self.variant, "seed": self.seed, "matches": self.matches,
                 "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class BeliefConfig:
+    """The settings of the belief's training (``basra train --belief-matches``)."""
+
+    variant: str = "egyptian"
+    seed: int = 1
+    matches: int = 1600
+    jobs: int = 2
 
 
 def _fit(params: Params, positions: Positions, epochs: int, config: TrainConfig,
@@ -205,3 +230,45 @@ def train(config: TrainConfig, folder: Path, reporter: Reporter) -> Network:
     network = to_network(params)
     network.save(folder / "network.npz")
     return network
+
+
+def _belief_rows(config: BeliefConfig, path: Path, matches: int, seed: int,
+                 reporter: Reporter, label: str) -> Beliefs:
+    if path.exists():
+        return Beliefs.load(path)
+    rows = belief_positions(make_rules(config.variant, 2), config.variant, matches,
+                            BELIEF_SAMPLES, seed, jobs=config.jobs,
+                            progress=reporter.task(label, matches))
+    rows.save(path)
+    return rows
+
+
+def train_belief(config: BeliefConfig, folder: Path, reporter: Reporter) -> Belief | None:
+    """Train (or go on with) the master's belief in ``folder``; None where it does not
+    apply (the variant is not of Basra's family)."""
+    if not applies(make_rules(config.variant, 2)):
+        reporter.line(f"belief: none for {config.variant} (two-player Basra alone)")
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    key_file = folder / "belief-config.json"
+    if not key_file.exists() or json.loads(key_file.read_text()) != asdict(config):
+        for stale in ("beliefs.npz", "beliefs-held.npz", "belief.npz"):
+            (folder / stale).unlink(missing_ok=True)
+    key_file.write_text(json.dumps(asdict(config), indent=2) + "\n")
+    rows = _belief_rows(config, folder / "beliefs.npz", config.matches, config.seed,
+                        reporter, "belief: matches")
+    held = _belief_rows(config, folder / "beliefs-held.npz", max(1, config.matches // 10),
+                        config.seed + 7919, reporter, "belief: held-out matches")
+    result = folder / "belief.npz"
+    if result.exists():
+        belief = Belief.from_file(result)
+    else:
+        params = fit_belief(rows, BELIEF_EPOCHS, config.seed,
+                            progress=reporter.task("belief: epochs", BELIEF_EPOCHS))
+        belief = to_belief(params)
+        belief.save(result)
+    params = {name: jax.numpy.asarray(value) for name, value in belief.arrays.items()}
+    reporter.line(f"belief: cross-entropy {measure_belief(params, held):.4f} against "
+                  f"{even_loss(held):.4f} for even chances ({len(rows):,} rows, "
+                  f"{len(held):,} held out)")
+    return belief
