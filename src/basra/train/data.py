@@ -13,6 +13,11 @@ Two sources, one format (:class:`Positions`):
 A position is its observation tensor (:mod:`basra.neural.tensor`), the features of up to
 ``MAX_MOVES`` legal moves (:func:`basra.neural.network.move_features`), a mask of the real
 ones and their value targets (NaN where a move has none).
+
+The master's belief (:mod:`basra.neural.belief`) learns from rows of its own
+(:class:`Beliefs`, :func:`belief_positions`): matches of the same search, where each
+unseen card of a decision is a row, labelled with whether the other seat held it (the
+one place the hidden hands are read: training).
 """
 
 from __future__ import annotations
