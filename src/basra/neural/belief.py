@@ -44,7 +44,8 @@ from basra.state import capture_table
 from .network import WeightsError, weights_name
 
 __all__ = ["BELIEF_HIDDEN", "BELIEF_NAMES", "CARD_FEATURES", "Belief", "applies",
-           "batch_plays", "belief_odds", "belief_path", "card_features", "load_belief"]
+           "batch_plays", "belief_inputs", "belief_odds", "belief_path", "card_features",
+           "load_belief"]
 
 CARD_FEATURES = 48
 """The features of an unseen card (see the module)."""
@@ -117,6 +118,19 @@ def card_features(view: Observation, unseen: list[int]) -> Array:
     return out
 
 
+def belief_inputs(view: Observation) -> tuple[list[int], Array] | None:
+    """The cards the seat of a two-player view has not seen and their features, or None
+    when there is nothing to read: the other seat has not played in this batch, or no
+    card is unseen."""
+    if not batch_plays(view):
+        return None
+    unseen_mask = hidden_places(view).unseen
+    unseen = [card for card in range(52) if unseen_mask >> card & 1]
+    if not unseen:
+        return None
+    return unseen, card_features(view, unseen)
+
+
 @dataclass(frozen=True)
 class Belief:
     """A belief model's arrays (:data:`BELIEF_NAMES`)."""
@@ -152,14 +166,12 @@ class Belief:
         """Per seat and card, the log-odds that the seat holds the card (the other seat's
         row; 0 elsewhere), or None before the other seat has played in this batch (its
         hand is then as likely as any)."""
-        if not batch_plays(view):
+        readable = belief_inputs(view)
+        if readable is None:
             return None
-        unseen_mask = hidden_places(view).unseen
-        unseen = [card for card in range(52) if unseen_mask >> card & 1]
-        if not unseen:
-            return None
+        unseen, features = readable
         out = np.zeros((4, 52))
-        out[1 - view.seat, unseen] = self.logits(card_features(view, unseen))
+        out[1 - view.seat, unseen] = self.logits(features)
         return out
 
 

@@ -37,10 +37,10 @@ import numpy.typing as npt
 from basra.bots.master import SearchSettings
 from basra.fast.core import observation_search
 from basra.match import Match
-from basra.neural.belief import CARD_FEATURES, batch_plays, card_features
+from basra.neural.belief import CARD_FEATURES, belief_inputs
 from basra.neural.network import MOVE_FEATURES, Network, move_features
 from basra.neural.tensor import encode_observation, observation_size
-from basra.observe import Observation, hidden_places, observe
+from basra.observe import Observation, observe
 from basra.rules import Rules
 
 __all__ = ["MAX_MOVES", "Beliefs", "Positions", "belief_positions", "search_positions",
@@ -178,24 +178,20 @@ def _belief_match(rules: Rules, variant: str, seed: int, samples: int,
     """One match of the master's flat search against itself: at each decision after the
     other seat's first play of a batch, every unseen card's features and whether that
     seat held it."""
-    features: list[npt.NDArray[np.float32]] = []
-    held: list[npt.NDArray[np.bool_]] = []
-    sizes: list[npt.NDArray[np.float32]] = []
+    parts: list[Beliefs] = []
     for match, view, _values in _searched_decisions(rules, variant, seed, samples,
                                                     explore):
         other = 1 - view.seat
-        unseen_mask = hidden_places(view).unseen
-        unseen = [card for card in range(52) if unseen_mask >> card & 1]
-        if not view.hand_counts[other] or not unseen or not batch_plays(view):
+        readable = belief_inputs(view)
+        if readable is None or not view.hand_counts[other]:
             continue
+        unseen, features = readable
         hand = match.state.hands[other]
-        features.append(card_features(view, unseen))
-        held.append(np.array([hand >> card & 1 for card in unseen], np.bool_))
-        sizes.append(np.full(len(unseen), view.hand_counts[other] / len(unseen),
-                             np.float32))
-    if not features:
-        return Beliefs.join([])
-    return Beliefs(np.concatenate(features), np.concatenate(held), np.concatenate(sizes))
+        parts.append(Beliefs(features,
+                             np.array([hand >> card & 1 for card in unseen], np.bool_),
+                             np.full(len(unseen), view.hand_counts[other] / len(unseen),
+                                     np.float32)))
+    return Beliefs.join(parts)
 
 
 def _selfplay_deals(rules: Rules, variant: str, seed: int, deals: int,
