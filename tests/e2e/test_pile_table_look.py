@@ -42,6 +42,9 @@ SIZES = {"desktop": DESKTOP, "phone": PHONE}
 SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 MATCHES = 3
 """Matches a test plays at most to see a pişti (a xeri) made."""
+BANNERS_DRAINED_MS = 10_000
+"""How long the page may take to show the banners waiting their turn (at most three
+waiting and one on screen, 1.4 s each: ``BANNER_MS`` and ``BANNERS_KEPT`` in table.js)."""
 
 Visit = Callable[[str, ViewportSize], Page]
 NAMES = {"tr": "Ayşe", "el": "Γιώργος", "ar": "Amira"}
@@ -184,7 +187,11 @@ def check_banners(page: Page, language: str, variant: str,
     seat's by its name as the page shows it: a computer's name is the language's). The
     page keeps the last three banners that wait their turn (``BANNERS_KEPT``), so when
     several plays come at once an earlier pişti's banner may give way to later ones: the
-    last pişti is always announced, and every pişti banner shown is one that was made."""
+    last pişti is always announced, and every pişti banner shown is one that was made.
+    Each banner stays its time on screen, so the last may still be waiting when the result
+    comes: the check waits until none is left."""
+    page.wait_for_function("() => !document.getElementById('toast').textContent",
+                           timeout=BANNERS_DRAINED_MS)
     shown = [words for kind, words in page.evaluate("window.shownBanners") if "pisti" in kind]
     suffix = "_xeri" if variant == "xeri" else ""
     said = []
