@@ -75,6 +75,10 @@ def open_new_table(page: Page, players: int = 2) -> dict[str, Any]:
     return created
 
 
+NO_GHOSTS = "() => !document.querySelector('#floor .ghost')"
+"""Whether the floor holds no card on its way to a pile."""
+
+
 def next_event(page: Page) -> str:
     event: str = page.wait_for_function(NEXT_EVENT, timeout=TURN_TIMEOUT_MS).json_value()
     return event
@@ -172,6 +176,9 @@ def test_the_hints_have_their_own_place_and_say_what_their_points_mean(
     assert next_event(page) == "turn"
     your_turn = text(lang, "your_turn")
     expect(page).to_have_title(re.compile(f"^{re.escape(your_turn)} · "))
+    # The cards the last capture took leave the floor for 750 ms and hold their places
+    # till then; the floor may lose a row when they go. The layout is read once they have.
+    page.wait_for_function(NO_GHOSTS)
 
     floor_before = box_of(page.get_by_test_id("floor"))
     page.locator("#hint-button").click()
