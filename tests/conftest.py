@@ -24,6 +24,7 @@ it here), ``cluster`` (PostgreSQL, Redis and nginx) and ``slow`` (seconds or mor
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -105,7 +106,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the fast path's kernels once, before any test runs: on a fresh checkout
     that takes a minute or two (then numba's cache makes every later start quick), and
-    tests that start ``basra`` in a subprocess with a timeout must not pay for it."""
+    tests that start ``basra`` in a subprocess with a timeout must not pay for it.
+
+    Ctrl-C is heard again where the run was started with it ignored (a shell's ``&`` job
+    without job control ignores it, and so would every process the tests start: the
+    tests that press Ctrl-C need it delivered)."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if session.config.getoption("help", False) or session.config.option.collectonly:
         return
     from basra import fast
