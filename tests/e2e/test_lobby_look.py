@@ -148,6 +148,14 @@ def visit(pages: Opener, server: str, view: View) -> Visit:
     return opener
 
 
+def open_lobby(page: Page) -> None:
+    """Goes to the lobby and waits until its buttons answer: the page loads before the
+    script that wires them has its language's texts (fetched, in any language but
+    English), and a click before then would do nothing."""
+    page.goto("/")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
 @pytest.fixture
 def shot(request: pytest.FixtureRequest, tmp_path: Path, view: View) -> Callable[..., None]:
     """Saves a screenshot named after the test, the view and ``what``."""
@@ -303,7 +311,7 @@ def play_to_the_result(page: Page, *, check: Callable[[str], None]) -> None:
 def test_new_table_errors_show_beside_their_field_and_take_the_focus(
         visit: Visit, view: View, shot: Callable[..., None]) -> None:
     page = visit(allow_failed_resource=True)  # the server's 400 answers
-    page.goto("/")
+    open_lobby(page)
     text = view.text
     target = page.get_by_label(text["target"], exact=True)
     expect(target).to_have_value("101")
@@ -357,7 +365,7 @@ def test_other_refusals_show_beside_the_button_pressed(
     page.route("**/api/quick", lambda route: route.fulfill(**busy))
     page.route("**/api/tables", lambda route: route.fulfill(**busy)
                if route.request.method == "POST" else route.fallback())
-    page.goto("/")
+    open_lobby(page)
     said = {"en": "The server is busy or cannot save right now; try again in a moment.",
             "ar": "الخادم مشغول أو لا يستطيع الحفظ الآن، حاول بعد قليل."}[view.language]
     for button, error in ((page.locator("#quick"), page.locator("#quick-error")),
@@ -405,7 +413,7 @@ def test_every_house_rule_is_a_labelled_control_with_an_explanation(
     specs = [s for s in get_json(server, "/api/options")["specs"] if s["name"] != "players"]
     variants = get_json(server, "/api/variants")
     page = visit()
-    page.goto("/")
+    open_lobby(page)
     open_house_rules(page)
     # Every option is a control of Basra's form or of a pile game's (each family hides the
     # other's own options), at four players (the partners' box shows).
@@ -467,7 +475,7 @@ def test_every_house_rule_is_a_labelled_control_with_an_explanation(
 def test_lobby_lists_joinable_tables_and_who_finished_each_match(
         visit: Visit, view: View, lists: Lists, shot: Callable[..., None]) -> None:
     page = visit()
-    page.goto("/")
+    open_lobby(page)
     text = view.text
 
     tables = page.locator("#tables")
@@ -539,7 +547,7 @@ def test_an_unknown_table_is_one_message_with_a_way_back(
 def test_the_lobby_columns_use_the_width_and_stack_on_a_phone(
         visit: Visit, view: View, lists: Lists, shot: Callable[..., None]) -> None:
     page = visit()
-    page.goto("/")
+    open_lobby(page)
     expect(page.locator("#records li").first).to_be_visible()
     sections = {name: box(page.locator(f"main > .{name}"))
                 for name in ("hero", "lobby-tables", "lobby-new", "lobby-records")}
@@ -575,7 +583,7 @@ def test_the_new_table_form_offers_every_level_and_a_neural_table_plays(
     table and at a pile table, named in the page's language; a one-deal table against the
     neural computer is played to its result."""
     page = visit()
-    page.goto("/")
+    open_lobby(page)
     names = [text(view.language, f"level_{level}") for level in BOT_LEVELS]
     picker = page.locator("#seat-1-level")
     for variant in ("pisti", "egyptian"):
@@ -621,7 +629,7 @@ def test_every_page_speaks_one_language_from_the_lobby_to_the_replay(
     name = PLAYER_NAMES[view.language]
     allowed = ("Zaid", "Huda", "Rania", "Omar", *PLAYER_NAMES.values())
     page = visit()
-    page.goto("/")
+    open_lobby(page)
     open_house_rules(page)
     page.locator("#advanced > summary").click()
     expect_translated(page, allowed)
@@ -668,7 +676,7 @@ def test_the_language_switch_offers_each_other_language_in_itself(
     right to left."""
     assert set(languages()) == set(LANGUAGE_NAMES)
     page = visit()
-    page.goto("/")
+    open_lobby(page)
     html = page.locator("html")
     order = ["en", "ar", "fa", "tr", "el"] if view.language == "en" else [
         "ar", "en", "fa", "tr", "el"]

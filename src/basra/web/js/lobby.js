@@ -695,6 +695,7 @@ async function init() {
     markChanged();
   });
   redraw();
+  document.body.dataset.ready = "true"; // its buttons answer from here on
   try {
     const [variantList, options] = await Promise.all([getJSON("/api/variants"), getJSON("/api/options")]);
     variants = variantList;
