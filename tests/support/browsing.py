@@ -186,7 +186,8 @@ _UNTRANSLATED = r"""([language, allowed, english]) => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent || !node.data.trim() || otherLanguage(parent)) continue;
-    if (parent.closest("script, style, svg, .mini-card")) continue;  // card faces: A, J, Q, K
+    // card faces (A, J, Q, K) and names as players typed them
+    if (parent.closest("script, style, svg, .mini-card, bdi.player-name")) continue;
     const shown = parent.tagName === "OPTION" ? parent.closest("select") : parent;
     if (!shown || !visible(shown)) continue;
     check(node.data, where(parent));
@@ -215,16 +216,15 @@ def untranslated(page: Page, allowed: tuple[str, ...] = ()) -> list[str]:
     card (``7D``, ``10``, ``J``, ``J:1``), one of ``KEY_NAMES``, ``LETTER_EXAMPLES`` or ``allowed``
     (what the test typed: player names, table codes). On an English page a text fails
     with Arabic-script letters (Arabic or Persian) outside the words of ``allowed``. The
-    names in ``bdi.player-name`` are allowed too: they are as players typed them (other
-    tests on the same server may list theirs).
+    names in ``bdi.player-name`` are as players typed them (other tests on the same server
+    may list theirs): they are left out, and allowed in the page's other texts.
     """
     language = page.locator("html").get_attribute("lang") or "en"
     typed = page.locator("bdi.player-name").all_inner_texts()
     found: list[str] = page.evaluate(_UNTRANSLATED,
                                      [language, [*KEY_NAMES, *LETTER_EXAMPLES, *allowed, *typed],
                                       list(english_words(language))])
-    # a list that grew after ``typed`` was read (a lobby's) shows more names as typed
-    return [line for line in found if not line.startswith("bdi.player-name:")]
+    return found
 
 
 @functools.cache
